@@ -1,0 +1,54 @@
+// Flat input/output layout of the guillotine engine. The TypeScript facade
+// (src/engine/guillotine.ts) mirrors these numbers: change both together and bump the version.
+
+export const FORMAT_VERSION: i32 = 1;
+
+// ---- input: header, stock rows, part rows, stock lists, list references (all f64) ----
+export const H_VERSION: i32 = 0;
+export const H_NSTOCK: i32 = 1;
+export const H_NPARTS: i32 = 2;
+export const H_KERF: i32 = 3;
+export const H_FIRSTCUT: i32 = 4; // 0 = 'x', 1 = 'y'
+export const H_MAXPHASE: i32 = 5; // 0 = unlimited
+export const H_HEADCUTS: i32 = 6;
+export const H_SELECTION: i32 = 7; // 0 = efficiency, 1 = smallest
+export const H_STRATEGY: i32 = 8; // 0 = efficiency, 1 = time
+export const H_SEED: i32 = 9;
+export const H_BUDGET: i32 = 10; // ms
+export const H_NLISTS: i32 = 11;
+export const H_NREFS: i32 = 12;
+export const HEADER_LEN: i32 = 13;
+
+// Stock row: l, w, q, cost, trim l1, l2, w1, w2, grain, reserved.
+export const STOCK_STRIDE: i32 = 10;
+// Part row: l, w, q, rotMask[0..2], stock list id, reserved. Parts share stock lists
+// (usually one per material) so 20,000 parts x 1,000 stock rows stays small.
+export const PART_STRIDE: i32 = 8;
+// Stock list: offset into refs, count.
+export const LIST_STRIDE: i32 = 2;
+
+// ---- output ----
+export const O_STATUS: i32 = 0; // 0 ok, 1 bad input format
+export const O_NSHEETS: i32 = 1;
+export const O_LOWER_BOUND: i32 = 2;
+export const O_ITERATIONS: i32 = 3;
+export const O_ELAPSED: i32 = 4;
+export const O_TIME_TO_BEST: i32 = 5;
+export const O_DEADLINE: i32 = 6;
+export const O_NPARTS: i32 = 7;
+export const OUT_HEADER: i32 = 8;
+// Then unplaced[nParts], then per sheet: stock row, node count, nodes in pre-order.
+
+// Node: kind, along (cut: 0 x / 1 y) or rot (part), x, y, l, w, part row (type while
+// searching), child count. Shared by the search's patterns and the output.
+export const NODE_STRIDE: i32 = 8;
+export const N_KIND: i32 = 0;
+export const N_DIR: i32 = 1;
+export const N_ITEM: i32 = 2;
+export const N_X: i32 = 3;
+export const N_Y: i32 = 4;
+export const N_L: i32 = 5;
+export const N_W: i32 = 6;
+export const N_CHILDREN: i32 = 7;
+export const KIND_CUT: i32 = 0;
+export const KIND_PART: i32 = 1;

@@ -1,0 +1,124 @@
+// Accounts, their API keys, plans and hold flag, stored in the embedded database.
+import type { Db } from '../db/sqlite.js';
+import { hashKey, keyPrefix, newApiKey, newSigningSecret } from './keys.js';
+
+export interface Account {
+  id: number;
+  email: string;
+  ratePerMinute: number;
+  monthlyCalls: number;
+  onHold: boolean;
+  webhookUrl: string | null;
+  signingSecret: string;
+}
+
+export interface ApiKeyInfo {
+  id: number;
+  prefix: string;
+  label: string;
+  createdAt: number;
+  revokedAt: number | null;
+}
+
+interface AccountRow {
+  id: number;
+  email: string;
+  rate_per_minute: number;
+  monthly_calls: number;
+  on_hold: number;
+  webhook_url: string | null;
+  signing_secret: string;
+}
+
+function toAccount(row: AccountRow): Account {
+  return {
+    id: row.id,
+    email: row.email,
+    ratePerMinute: row.rate_per_minute,
+    monthlyCalls: row.monthly_calls,
+    onHold: row.on_hold === 1,
+    webhookUrl: row.webhook_url,
+    signingSecret: row.signing_secret,
+  };
+}
+
+export class AccountStore {
+  constructor(private readonly db: Db, private readonly defaults: { ratePerMinute: number; monthlyCalls: number }) {}
+
+  create(email: string, plan: Partial<{ ratePerMinute: number; monthlyCalls: number }> = {}): Account {
+    const info = this.db
+      .prepare(
+        `INSERT INTO accounts (email, signing_secret, rate_per_minute, monthly_calls, created_at)
+         VALUES (?, ?, ?, ?, ?)`,
+      )
+      .run(email, newSigningSecret(), plan.ratePerMinute ?? this.defaults.ratePerMinute,
+        plan.monthlyCalls ?? this.defaults.monthlyCalls, Date.now());
+    return this.get(Number(info.lastInsertRowid))!;
+  }
+
+  get(id: number): Account | undefined {
+    const row = this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as AccountRow | undefined;
+    return row && toAccount(row);
+  }
+
+  byEmail(email: string): Account | undefined {
+    const row = this.db.prepare('SELECT * FROM accounts WHERE email = ?').get(email) as AccountRow | undefined;
+    return row && toAccount(row);
+  }
+
+  list(): Account[] {
+    return (this.db.prepare('SELECT * FROM accounts ORDER BY id').all() as AccountRow[]).map(toAccount);
+  }
+
+  /** The account a raw API key belongs to, or undefined for an unknown or revoked key. */
+  byApiKey(key: string): Account | undefined {
+    const row = this.db
+      .prepare(
+        `SELECT a.* FROM api_keys k JOIN accounts a ON a.id = k.account_id
+         WHERE k.hash = ? AND k.revoked_at IS NULL`,
+      )
+      .get(hashKey(key)) as AccountRow | undefined;
+    return row && toAccount(row);
+  }
+
+  /** Issues a key; the raw key is returned once and only its hash is kept. A known key may be imposed (development account). */
+  issueKey(accountId: number, label = '', rawKey = newApiKey()): { key: string; info: ApiKeyInfo } {
+    const now = Date.now();
+    const info = this.db
+      .prepare('INSERT INTO api_keys (account_id, hash, prefix, label, created_at) VALUES (?, ?, ?, ?, ?)')
+      .run(accountId, hashKey(rawKey), keyPrefix(rawKey), label, now);
+    return { key: rawKey, info: { id: Number(info.lastInsertRowid), prefix: keyPrefix(rawKey), label, createdAt: now, revokedAt: null } };
+  }
+
+  hasKey(rawKey: string): boolean {
+    return this.db.prepare('SELECT 1 FROM api_keys WHERE hash = ?').get(hashKey(rawKey)) !== undefined;
+  }
+
+  keys(accountId: number): ApiKeyInfo[] {
+    return this.db
+      .prepare(
+        `SELECT id, prefix, label, created_at AS createdAt, revoked_at AS revokedAt
+         FROM api_keys WHERE account_id = ? ORDER BY id`,
+      )
+      .all(accountId) as ApiKeyInfo[];
+  }
+
+  revokeKey(accountId: number, keyId: number): boolean {
+    const info = this.db
+      .prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL')
+      .run(Date.now(), keyId, accountId);
+    return info.changes === 1;
+  }
+
+  setPlan(accountId: number, plan: Partial<{ ratePerMinute: number; monthlyCalls: number }>): void {
+    const account = this.get(accountId);
+    if (!account) throw new Error(`no account ${accountId}`);
+    this.db
+      .prepare('UPDATE accounts SET rate_per_minute = ?, monthly_calls = ? WHERE id = ?')
+      .run(plan.ratePerMinute ?? account.ratePerMinute, plan.monthlyCalls ?? account.monthlyCalls, accountId);
+  }
+
+  setHold(accountId: number, onHold: boolean): void {
+    this.db.prepare('UPDATE accounts SET on_hold = ? WHERE id = ?').run(onHold ? 1 : 0, accountId);
+  }
+}

@@ -1,0 +1,22 @@
+// The local development account `make run` prints a key for. Keys are stored hashed, so the
+// raw development key is kept in a 0600 file in the data directory to be shown again next run;
+// KERF_DEV_API_KEY imposes a known key instead (scripts and benchmarks).
+import fs from 'node:fs';
+import path from 'node:path';
+import type { AccountStore } from './accounts.js';
+
+export const DEV_EMAIL = 'dev@localhost';
+
+export function ensureDevAccount(accounts: AccountStore, dataDir: string, knownKey?: string): { accountId: number; apiKey: string } {
+  const account = accounts.byEmail(DEV_EMAIL) ?? accounts.create(DEV_EMAIL);
+  if (knownKey) {
+    if (!accounts.hasKey(knownKey)) accounts.issueKey(account.id, 'KERF_DEV_API_KEY', knownKey);
+    return { accountId: account.id, apiKey: knownKey };
+  }
+  const file = path.join(dataDir, 'dev-api-key');
+  const saved = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : '';
+  if (saved && accounts.byApiKey(saved)?.id === account.id) return { accountId: account.id, apiKey: saved };
+  const { key } = accounts.issueKey(account.id, 'development');
+  fs.writeFileSync(file, `${key}\n`, { mode: 0o600 });
+  return { accountId: account.id, apiKey: key };
+}

@@ -1,0 +1,43 @@
+// Calls and compute time per account per calendar month (UTC): what the allowance is checked
+// against and what the account page shows. Only accepted requests are counted.
+import type { Db } from '../db/sqlite.js';
+
+export interface Usage {
+  month: string;
+  calls: number;
+  computeSeconds: number;
+}
+
+export function monthOf(time: number): string {
+  return new Date(time).toISOString().slice(0, 7);
+}
+
+export class Metering {
+  constructor(private readonly db: Db) {}
+
+  usage(accountId: number, now = Date.now()): Usage {
+    const month = monthOf(now);
+    const row = this.db
+      .prepare('SELECT calls, compute_ms FROM usage WHERE account_id = ? AND month = ?')
+      .get(accountId, month) as { calls: number; compute_ms: number } | undefined;
+    return { month, calls: row?.calls ?? 0, computeSeconds: (row?.compute_ms ?? 0) / 1000 };
+  }
+
+  countCall(accountId: number, now = Date.now()): void {
+    this.db
+      .prepare(
+        `INSERT INTO usage (account_id, month, calls) VALUES (?, ?, 1)
+         ON CONFLICT (account_id, month) DO UPDATE SET calls = calls + 1`,
+      )
+      .run(accountId, monthOf(now));
+  }
+
+  addCompute(accountId: number, ms: number, now = Date.now()): void {
+    this.db
+      .prepare(
+        `INSERT INTO usage (account_id, month, compute_ms) VALUES (?, ?, ?)
+         ON CONFLICT (account_id, month) DO UPDATE SET compute_ms = compute_ms + excluded.compute_ms`,
+      )
+      .run(accountId, monthOf(now), Math.round(ms));
+  }
+}

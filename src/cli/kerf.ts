@@ -1,0 +1,120 @@
+#!/usr/bin/env node
+// kerf accounts ...: the operator's tool for accounts, keys, plans and holds. It works on the
+// data directory's database directly (KERF_DATA_DIR), so it runs with or without the server.
+import { parseArgs } from 'node:util';
+import { AccountStore, type Account } from '../accounts/accounts.js';
+import { Metering } from '../accounts/metering.js';
+import { loadConfig } from '../config.js';
+import { openDatabase } from '../db/sqlite.js';
+
+const USAGE = `usage: kerf accounts <command> [options]
+
+  create --email E [--rate N] [--monthly N]   new account; prints its first API key
+  list                                        accounts with plan, hold and this month's use
+  keys --account A                            the account's keys (prefixes only)
+  issue-key --account A [--label L]           a new API key, shown once
+  revoke-key --account A --key ID             revoke a key by its id (see keys)
+  allowance --account A [--monthly N] [--rate N]   set calls per month and per minute
+  hold --account A | release --account A      put on hold (403 on every call) or release
+  usage --account A                           this month's calls and compute seconds
+
+A is an account id or e-mail. The database is in KERF_DATA_DIR (default .data).`;
+
+class UsageError extends Error {}
+
+function main(argv: string[]): void {
+  const [group, command, ...rest] = argv;
+  if (group !== 'accounts' || !command) throw new UsageError(USAGE);
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      email: { type: 'string' }, account: { type: 'string' }, rate: { type: 'string' }, monthly: { type: 'string' },
+      label: { type: 'string' }, key: { type: 'string' },
+    },
+  });
+  const config = loadConfig();
+  const db = openDatabase(config.dataDir);
+  const accounts = new AccountStore(db, { ratePerMinute: config.defaultRatePerMinute, monthlyCalls: config.defaultMonthlyCalls });
+  const metering = new Metering(db);
+  const count = (name: 'rate' | 'monthly') => {
+    const raw = values[name];
+    if (raw === undefined) return undefined;
+    const n = Number(raw);
+    if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} must be a whole number, got "${raw}"`);
+    return n;
+  };
+  const target = (): Account => {
+    const a = values.account;
+    if (!a) throw new UsageError('--account is required');
+    const account = /^\d+$/.test(a) ? accounts.get(Number(a)) : accounts.byEmail(a);
+    if (!account) throw new UsageError(`no account "${a}"`);
+    return account;
+  };
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  try {
+    switch (command) {
+      case 'create': {
+        if (!values.email || !values.email.includes('@')) throw new UsageError('--email with an e-mail address is required');
+        if (accounts.byEmail(values.email)) throw new UsageError(`an account for ${values.email} exists already`);
+        const account = accounts.create(values.email, { ratePerMinute: count('rate'), monthlyCalls: count('monthly') });
+        const { key } = accounts.issueKey(account.id, values.label ?? 'first key');
+        out(`account ${account.id} ${account.email}\napi key (shown once): ${key}`);
+        break;
+      }
+      case 'list':
+        for (const a of accounts.list()) {
+          const usage = metering.usage(a.id);
+          out(`${a.id}\t${a.email}\trate ${a.ratePerMinute}/min\tallowance ${a.monthlyCalls}/month\tused ${usage.calls}${a.onHold ? '\tON HOLD' : ''}`);
+        }
+        break;
+      case 'keys':
+        for (const k of accounts.keys(target().id)) {
+          out(`${k.id}\t${k.prefix}…\t${k.label}\tcreated ${new Date(k.createdAt).toISOString()}${k.revokedAt ? `\trevoked ${new Date(k.revokedAt).toISOString()}` : ''}`);
+        }
+        break;
+      case 'issue-key': {
+        const { key, info } = accounts.issueKey(target().id, values.label ?? '');
+        out(`key ${info.id} (shown once): ${key}`);
+        break;
+      }
+      case 'revoke-key': {
+        const id = Number(values.key);
+        if (!Number.isInteger(id)) throw new UsageError('--key with a key id is required (see: kerf accounts keys)');
+        if (!accounts.revokeKey(target().id, id)) throw new UsageError(`no active key ${values.key} on that account`);
+        out(`key ${id} revoked`);
+        break;
+      }
+      case 'allowance': {
+        const account = target();
+        accounts.setPlan(account.id, { ratePerMinute: count('rate'), monthlyCalls: count('monthly') });
+        const after = accounts.get(account.id)!;
+        out(`account ${after.id}: ${after.monthlyCalls} calls per month, ${after.ratePerMinute} per minute`);
+        break;
+      }
+      case 'hold':
+      case 'release': {
+        const account = target();
+        accounts.setHold(account.id, command === 'hold');
+        out(`account ${account.id} ${command === 'hold' ? 'is on hold' : 'is released from hold'}`);
+        break;
+      }
+      case 'usage': {
+        const account = target();
+        const usage = metering.usage(account.id);
+        out(`${usage.month}: ${usage.calls} of ${account.monthlyCalls} calls, ${usage.computeSeconds.toFixed(1)} compute seconds`);
+        break;
+      }
+      default:
+        throw new UsageError(`unknown command "${command}"\n\n${USAGE}`);
+    }
+  } finally {
+    db.close();
+  }
+}
+
+try {
+  main(process.argv.slice(2));
+} catch (error) {
+  process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(error instanceof UsageError ? 2 : 1);
+}

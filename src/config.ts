@@ -1,0 +1,54 @@
+// Every operator setting, read once from the environment. Defaults are the embedded
+// single-machine service that `make run` starts.
+import os from 'node:os';
+import path from 'node:path';
+
+export interface Config {
+  host: string;
+  port: number;
+  dataDir: string;
+  /** Known key for the development account (scripts and benchmarks drive the service with it). */
+  devApiKey?: string;
+  /** Pool threads; defaults to the number of cores. */
+  poolThreads: number;
+  /** Budget of one calculation in milliseconds; the engine returns its best layout by then. */
+  jobBudgetMs: number;
+  /** Extra time past the budget before the pool replaces a runaway worker. */
+  abortGraceMs: number;
+  /** How often a crashed job is tried before it fails. */
+  maxAttempts: number;
+  /** How long finished jobs stay readable before they answer 410. */
+  retentionMs: number;
+  /** Defaults for new accounts. */
+  defaultRatePerMinute: number;
+  defaultMonthlyCalls: number;
+  /** Smallest leftover reported as an offcut, in request units (each side). */
+  minOffcut: number;
+  logLevel: string;
+}
+
+function int(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
+  return value;
+}
+
+export function loadConfig(env = process.env): Config {
+  return {
+    host: env.HOST ?? '127.0.0.1',
+    port: int('PORT', 8080),
+    dataDir: path.resolve(env.KERF_DATA_DIR ?? '.data'),
+    devApiKey: env.KERF_DEV_API_KEY || undefined,
+    poolThreads: Math.max(1, int('KERF_POOL_THREADS', os.availableParallelism())),
+    jobBudgetMs: int('KERF_JOB_BUDGET_MS', 30_000),
+    abortGraceMs: int('KERF_ABORT_GRACE_MS', 5_000),
+    maxAttempts: Math.max(1, int('KERF_MAX_ATTEMPTS', 3)),
+    retentionMs: int('KERF_RETENTION_SECONDS', 7 * 24 * 3600) * 1000,
+    defaultRatePerMinute: int('KERF_RATE_PER_MINUTE', 120),
+    defaultMonthlyCalls: int('KERF_MONTHLY_CALLS', 100_000),
+    minOffcut: int('KERF_MIN_OFFCUT', 50),
+    logLevel: env.KERF_LOG_LEVEL ?? 'info',
+  };
+}

@@ -1,0 +1,76 @@
+// The embedded database: one SQLite file in the data directory, in WAL mode so the API
+// reads while the dispatcher writes. Migrations are numbered and applied once.
+import fs from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+export type Db = Database.Database;
+
+const migrations: string[] = [
+  `CREATE TABLE accounts (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     email TEXT NOT NULL UNIQUE COLLATE NOCASE,
+     password_hash TEXT,
+     signing_secret TEXT NOT NULL,
+     webhook_url TEXT,
+     rate_per_minute INTEGER NOT NULL,
+     monthly_calls INTEGER NOT NULL,
+     on_hold INTEGER NOT NULL DEFAULT 0,
+     created_at INTEGER NOT NULL
+   );
+   CREATE TABLE api_keys (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     account_id INTEGER NOT NULL REFERENCES accounts(id),
+     hash TEXT NOT NULL UNIQUE,
+     prefix TEXT NOT NULL,
+     label TEXT NOT NULL DEFAULT '',
+     created_at INTEGER NOT NULL,
+     revoked_at INTEGER
+   );
+   CREATE TABLE usage (
+     account_id INTEGER NOT NULL REFERENCES accounts(id),
+     month TEXT NOT NULL,
+     calls INTEGER NOT NULL DEFAULT 0,
+     compute_ms INTEGER NOT NULL DEFAULT 0,
+     PRIMARY KEY (account_id, month)
+   );
+   CREATE TABLE jobs (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     account_id INTEGER NOT NULL,
+     kind TEXT NOT NULL,
+     state TEXT NOT NULL,
+     request TEXT NOT NULL,
+     webhook TEXT,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     lease_owner TEXT,
+     created_at INTEGER NOT NULL,
+     started_at INTEGER,
+     finished_at INTEGER,
+     result TEXT,
+     error TEXT,
+     compute_ms INTEGER
+   );
+   CREATE INDEX jobs_queue ON jobs(state, id);
+   CREATE INDEX jobs_finished ON jobs(state, finished_at);`,
+];
+
+export function openDatabase(dataDir: string): Db {
+  fs.mkdirSync(dataDir, { recursive: true });
+  const db = new Database(path.join(dataDir, 'kerf.sqlite'));
+  db.pragma('journal_mode = WAL');
+  db.pragma('synchronous = NORMAL');
+  db.pragma('busy_timeout = 5000');
+  db.pragma('foreign_keys = ON');
+  migrate(db);
+  return db;
+}
+
+function migrate(db: Db): void {
+  const current = db.pragma('user_version', { simple: true }) as number;
+  for (let version = current; version < migrations.length; version++) {
+    db.transaction(() => {
+      db.exec(migrations[version]);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+}

@@ -1,0 +1,76 @@
+// The contract between the TypeScript service and the WASM engines.
+// Everything here is already normalised by the request mapper: numbers are plain,
+// compatibility and rotation rules are resolved into indices and masks, so the engine
+// only does geometry and search.
+
+/** Which axis a family of parallel cuts runs along. 'x' = cut lines parallel to x (they split a region into bands stacked in y). */
+export type Axis = 'x' | 'y';
+
+export interface EngineStock {
+  /** Size along x (the stock's length) and y (its width). Stock never rotates. */
+  l: number;
+  w: number;
+  /** Sheets available; -1 = as many as needed. */
+  q: number;
+  /** Price of one sheet; 0 when not given. */
+  cost: number;
+  /** Trims cut inward: l1 from the bottom edge, l2 from the top, w1 from the left, w2 from the right. */
+  trim: { l1: number; l2: number; w1: number; w2: number };
+  /** 0 none, 1 grain runs along x, 2 grain runs along y. Selects the part's rotMask entry. */
+  grain: 0 | 1 | 2;
+}
+
+export interface EnginePart {
+  /** Size as given: rot 0 puts l along x and w along y; rot 1 puts l along y. */
+  l: number;
+  w: number;
+  q: number;
+  /** Allowed orientations on stock of grain 0, 1, 2: bit 0 = rot 0 allowed, bit 1 = rot 1 allowed. 0 = cannot go on such stock. */
+  rotMask: [number, number, number];
+  /** Indices of the stock rows this part may be cut from (material and thickness already matched). */
+  stock: number[];
+}
+
+export interface GuillotineProblem {
+  stock: EngineStock[];
+  parts: EnginePart[];
+  /** Blade width: the gap between any two pieces a cut separates. */
+  kerf: number;
+  /** Direction of the first-stage cuts on every sheet. */
+  firstCut: Axis;
+  /** Maximum number of stages (0 = unlimited). A last cut that only trims one part to size adds no stage. */
+  maxPhase: number;
+  /** Allow a head cut (one cut across the other direction before the first stage). */
+  headCuts: boolean;
+  stockSelection: 'efficiency' | 'smallest';
+  strategy: 'efficiency' | 'time';
+  seed: number;
+  /** Wall-clock budget the engine must stop within, in milliseconds. */
+  budgetMs: number;
+}
+
+/**
+ * A guillotine cut tree. A `cut` node splits its region by parallel cuts running along `along`
+ * into bands: children are ordered by increasing coordinate across the cuts, the first starts at
+ * the region's start, consecutive children are exactly `kerf` apart, and every child spans the
+ * region fully in the `along` direction (a part child may be shorter: the service adds the
+ * trimming cut after it, which adds no stage). Space after the last child is waste.
+ */
+export type EngineNode =
+  | { kind: 'cut'; along: Axis; x: number; y: number; l: number; w: number; children: EngineNode[] }
+  | { kind: 'part'; x: number; y: number; l: number; w: number; part: number; rot: 0 | 1 };
+
+export interface EngineSheet {
+  stock: number;
+  /** The usable region (stock less trims) and what is cut from it. */
+  root: EngineNode;
+}
+
+export interface EngineSolution {
+  sheets: EngineSheet[];
+  /** Per part row: how many instances were not placed. */
+  unplaced: number[];
+  /** Lower bound on the number of sheets (the single cheapest-fitting size), 0 when unknown. */
+  lowerBound: number;
+  stats: { iterations: number; elapsedMs: number; timeToBestMs: number; stoppedByDeadline: boolean };
+}

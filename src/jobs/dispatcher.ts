@@ -1,0 +1,106 @@
+// Moves queued jobs onto free pool threads and writes what comes back. A job is claimed only
+// when a thread is free; a worker that dies puts its job back in the queue (at-least-once),
+// and the attempt number makes sure only one result is ever written.
+import type { Logger } from 'pino';
+import type { Metering } from '../accounts/metering.js';
+import type { Metrics } from '../metrics.js';
+import { BudgetExceeded, type EnginePool } from '../pool/pool.js';
+import type { ClaimedJob, JobStore } from './store.js';
+
+export interface DispatcherOptions {
+  owner: string;
+  budgetMs: number;
+  minOffcut: number;
+  maxAttempts: number;
+  pollMs?: number;
+}
+
+export class Dispatcher {
+  private timer?: NodeJS.Timeout;
+  private filling = false;
+  private stopping = false;
+  private readonly running = new Set<Promise<void>>();
+
+  constructor(
+    private readonly store: JobStore,
+    private readonly pool: EnginePool,
+    private readonly metering: Metering,
+    private readonly metrics: Metrics,
+    private readonly log: Logger,
+    private readonly options: DispatcherOptions,
+  ) {}
+
+  async start(): Promise<void> {
+    const recovered = await this.store.recover([this.options.owner]);
+    if (recovered) this.log.warn({ recovered }, 'requeued jobs left running by a stopped process');
+    this.timer = setInterval(() => void this.kick(), this.options.pollMs ?? 250);
+    this.timer.unref();
+    void this.kick();
+  }
+
+  /** Claims jobs while threads are free. Called on submit, on each finish and on a timer. */
+  async kick(): Promise<void> {
+    if (this.filling || this.stopping) return;
+    this.filling = true;
+    try {
+      while (this.pool.free > 0 && !this.stopping) {
+        const job = await this.store.claim(this.options.owner);
+        if (!job) break;
+        const execution = this.execute(job).finally(() => {
+          this.running.delete(execution);
+          void this.kick();
+        });
+        this.running.add(execution);
+      }
+    } catch (error) {
+      this.log.error({ err: error }, 'dispatch failed');
+    } finally {
+      this.filling = false;
+      this.metrics.poolBusy.set(this.pool.busy);
+    }
+  }
+
+  private async execute(job: ClaimedJob): Promise<void> {
+    const log = this.log.child({ jobId: job.id, attempt: job.attempt });
+    const started = Date.now();
+    try {
+      const outcome = await this.pool.run({
+        kind: 'calculate',
+        jobId: job.id,
+        attempt: job.attempt,
+        request: job.request,
+        budgetMs: this.options.budgetMs,
+        minOffcut: this.options.minOffcut,
+      });
+      const written = outcome.ok
+        ? await this.store.complete(job.id, job.attempt, outcome.result, outcome.computeMs)
+        : await this.store.fail(job.id, job.attempt, outcome.message, outcome.computeMs);
+      if (written) {
+        this.metering.addCompute(job.accountId, outcome.computeMs);
+        this.metrics.jobDuration.labels(outcome.ok ? 'done' : 'failed').observe(outcome.computeMs / 1000);
+        log.info({ ms: Math.round(outcome.computeMs), outcome: outcome.ok ? 'done' : 'failed' }, 'job finished');
+      }
+    } catch (error) {
+      const elapsed = Date.now() - started;
+      if (error instanceof BudgetExceeded || job.attempt >= this.options.maxAttempts) {
+        const message = error instanceof BudgetExceeded ? error.message : `the calculation failed after ${job.attempt} attempts`;
+        log.error({ err: error }, 'job failed');
+        if (await this.store.fail(job.id, job.attempt, message, elapsed)) {
+          this.metering.addCompute(job.accountId, elapsed);
+          this.metrics.jobDuration.labels('failed').observe(elapsed / 1000);
+        }
+      } else {
+        log.warn({ err: error }, 'worker died; job goes back to the queue');
+        this.metrics.jobRetries.inc();
+        await this.store.release(job.id, job.attempt);
+      }
+    }
+  }
+
+  /** Stops claiming and waits for the jobs in hand. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.timer) clearInterval(this.timer);
+    await Promise.allSettled([...this.running]);
+  }
+}

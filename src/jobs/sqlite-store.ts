@@ -1,0 +1,95 @@
+// The embedded job store: jobs are rows in the service's SQLite file, so queued and finished
+// jobs survive a restart. AUTOINCREMENT keeps ids unique and never reused.
+import type { Db } from '../db/sqlite.js';
+import type { ClaimedJob, JobState, JobStore, JobView, NewJob } from './store.js';
+
+interface JobRow {
+  id: number;
+  account_id: number;
+  kind: 'calculate';
+  state: JobState;
+  request: string;
+  attempts: number;
+  created_at: number;
+  finished_at: number | null;
+  result: string | null;
+  error: string | null;
+}
+
+export class SqliteJobStore implements JobStore {
+  private readonly statements;
+
+  constructor(private readonly db: Db, private readonly retentionMs: number) {
+    this.statements = {
+      insert: db.prepare(`INSERT INTO jobs (account_id, kind, state, request, webhook, created_at) VALUES (?, ?, 'queued', ?, ?, ?)`),
+      get: db.prepare(`SELECT id, account_id, state, created_at, finished_at, result, error FROM jobs WHERE id = ? AND account_id = ?`),
+      next: db.prepare(`SELECT id, account_id, kind, request, attempts FROM jobs WHERE state = 'queued' ORDER BY id LIMIT 1`),
+      take: db.prepare(`UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_owner = ?, started_at = ? WHERE id = ? AND state = 'queued'`),
+      finish: db.prepare(`UPDATE jobs SET state = ?, result = ?, error = ?, compute_ms = ?, finished_at = ?, lease_owner = NULL
+                          WHERE id = ? AND state = 'running' AND attempts = ?`),
+      release: db.prepare(`UPDATE jobs SET state = 'queued', lease_owner = NULL WHERE id = ? AND state = 'running' AND attempts = ?`),
+      expire: db.prepare(`UPDATE jobs SET state = 'expired', result = NULL, request = '{}' WHERE state IN ('done', 'failed') AND finished_at <= ?`),
+      depth: db.prepare(`SELECT COUNT(*) AS n FROM jobs WHERE state = 'queued'`),
+    };
+  }
+
+  async submit(job: NewJob): Promise<number> {
+    const info = this.statements.insert.run(job.accountId, job.kind, job.request, job.webhook ?? null, Date.now());
+    return Number(info.lastInsertRowid);
+  }
+
+  async get(id: number, accountId: number, now = Date.now()): Promise<JobView | undefined> {
+    const row = this.statements.get.get(id, accountId) as JobRow | undefined;
+    if (!row) return undefined;
+    const expired = row.state === 'expired'
+      || ((row.state === 'done' || row.state === 'failed') && row.finished_at !== null && row.finished_at + this.retentionMs <= now);
+    return {
+      id: row.id,
+      accountId: row.account_id,
+      state: expired ? 'expired' : row.state,
+      createdAt: row.created_at,
+      finishedAt: row.finished_at,
+      result: expired ? null : row.result,
+      error: expired ? null : row.error,
+    };
+  }
+
+  async claim(owner: string): Promise<ClaimedJob | undefined> {
+    return this.db.transaction(() => {
+      const row = this.statements.next.get() as Pick<JobRow, 'id' | 'account_id' | 'kind' | 'request' | 'attempts'> | undefined;
+      if (!row) return undefined;
+      this.statements.take.run(owner, Date.now(), row.id);
+      return { id: row.id, accountId: row.account_id, kind: row.kind, request: row.request, attempt: row.attempts + 1 };
+    }).immediate();
+  }
+
+  async complete(id: number, attempt: number, result: string, computeMs: number): Promise<boolean> {
+    return this.statements.finish.run('done', result, null, Math.round(computeMs), Date.now(), id, attempt).changes === 1;
+  }
+
+  async fail(id: number, attempt: number, message: string, computeMs: number): Promise<boolean> {
+    return this.statements.finish.run('failed', null, message, Math.round(computeMs), Date.now(), id, attempt).changes === 1;
+  }
+
+  async release(id: number, attempt: number): Promise<void> {
+    this.statements.release.run(id, attempt);
+  }
+
+  async recover(liveOwners: string[]): Promise<number> {
+    const placeholders = liveOwners.map(() => '?').join(', ');
+    const sql = liveOwners.length
+      ? `UPDATE jobs SET state = 'queued', lease_owner = NULL WHERE state = 'running' AND (lease_owner IS NULL OR lease_owner NOT IN (${placeholders}))`
+      : `UPDATE jobs SET state = 'queued', lease_owner = NULL WHERE state = 'running'`;
+    return this.db.prepare(sql).run(...liveOwners).changes;
+  }
+
+  async expire(now = Date.now()): Promise<number> {
+    return this.statements.expire.run(now - this.retentionMs).changes;
+  }
+
+  async queueDepth(): Promise<number> {
+    return (this.statements.depth.get() as { n: number }).n;
+  }
+
+  async close(): Promise<void> {}
+}

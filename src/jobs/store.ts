@@ -1,0 +1,53 @@
+// The job store: what the API and the dispatcher need from wherever jobs live. The embedded
+// adapter keeps them in SQLite; a Redis adapter implements the same interface.
+export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'expired';
+export type JobKind = 'calculate';
+
+export interface NewJob {
+  accountId: number;
+  kind: JobKind;
+  /** The canonical request as JSON. */
+  request: string;
+  webhook?: string;
+}
+
+/** A job as a reader sees it; state already accounts for retention (a finished job past it is expired). */
+export interface JobView {
+  id: number;
+  accountId: number;
+  state: JobState;
+  createdAt: number;
+  finishedAt: number | null;
+  /** The stored result record (done) as JSON, byte for byte what was written. */
+  result: string | null;
+  /** Why the job failed (failed). */
+  error: string | null;
+}
+
+export interface ClaimedJob {
+  id: number;
+  accountId: number;
+  kind: JobKind;
+  request: string;
+  /** 1 for the first run; a re-run after a crash gets the next number. Writes name it so only one lands. */
+  attempt: number;
+}
+
+export interface JobStore {
+  submit(job: NewJob): Promise<number>;
+  /** The job if it exists and belongs to the account; undefined otherwise (callers answer 404 alike). */
+  get(id: number, accountId: number, now?: number): Promise<JobView | undefined>;
+  /** Takes the oldest queued job for a worker, marking it running. */
+  claim(owner: string): Promise<ClaimedJob | undefined>;
+  /** Writes the result once: false when this attempt no longer owns the job. */
+  complete(id: number, attempt: number, result: string, computeMs: number): Promise<boolean>;
+  fail(id: number, attempt: number, message: string, computeMs: number): Promise<boolean>;
+  /** Puts a job whose worker died back in the queue. */
+  release(id: number, attempt: number): Promise<void>;
+  /** Requeues running jobs whose owner is gone; returns how many. */
+  recover(liveOwners: string[]): Promise<number>;
+  /** Marks finished jobs past retention expired and drops their bodies; returns how many. */
+  expire(now?: number): Promise<number>;
+  queueDepth(): Promise<number>;
+  close(): Promise<void>;
+}

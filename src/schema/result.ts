@@ -1,0 +1,170 @@
+// The result record (SmartCut v3 ResultResponse) and the error bodies. The OpenAPI document
+// is generated from these, and the builder in src/result is typed by them.
+import { z } from 'zod';
+
+const ref = z.object({ id: z.string() });
+const trim = z.object({ l1: z.number(), l2: z.number(), w1: z.number(), w2: z.number() });
+
+export const stockAnalysis = z.object({
+  areaEfficiency: z.number().describe('Part area over sheet area, 0..1.'),
+  partArea: z.number(),
+  totalParts: z.number().int().describe('Parts on one sheet of this entry.'),
+  numberOfCuts: z.number().int().describe('Cuts on one sheet, trims included.'),
+  cutLength: z.number(),
+  stackedNumberOfCuts: z.number().int().describe('Cuts for all sheets of the entry: per book of `saw.stackHeight` sheets on a beam saw, else per sheet.'),
+  stackedCutLength: z.number(),
+  bandingLength: z.number(),
+  finishArea: z.number(),
+  rollLength: z.number(),
+});
+
+export const resultStock = z.object({
+  id: z.string().describe('"<stock row>.<pattern>": the request stock row and the pattern number on it.'),
+  name: z.string(),
+  l: z.number(),
+  w: z.number(),
+  t: z.number().nullable(),
+  material: z.string(),
+  grain: z.string(),
+  type: z.enum(['sheet', 'linear', 'roll']),
+  used: z.boolean().describe('false for a stock row nothing was cut from (then stack is 0).'),
+  trim,
+  cost: z.number(),
+  notes: z.string(),
+  customData: z.unknown().optional(),
+  stack: z.number().int().describe('How many identical sheets share this pattern.'),
+  analysis: stockAnalysis,
+});
+
+export const resultPart = z.object({
+  id: z.string().describe('"<part row>.<copy>"'),
+  name: z.string(),
+  l: z.number(),
+  w: z.number(),
+  t: z.number().nullable(),
+  material: z.string(),
+  notes: z.string(),
+  grain: z.string(),
+  orientationLock: z.string(),
+  x: z.number().nullable(),
+  y: z.number().nullable(),
+  rot: z.union([z.literal(0), z.literal(1)]).nullable().describe('1: turned 90 degrees, l along y.'),
+  added: z.boolean(),
+  stock: ref.nullable(),
+  extras: z.unknown().optional(),
+  customData: z.unknown().optional(),
+  machining: z.unknown().optional(),
+});
+
+export const resultCut = z.object({
+  x1: z.number(),
+  y1: z.number(),
+  x2: z.number(),
+  y2: z.number(),
+  dimension: z.enum(['l', 'w']).describe('l: the cut runs along the length (parallel to x); w: along the width.'),
+  position: z.number().describe('Where the kerf starts (y of an l cut, x of a w cut); the blade removes [position, position + bladeWidth]. A trim cut sits on the edge of the usable area with its kerf inside the trim.'),
+  isTrim: z.boolean(),
+  order: z.number().int().describe('1-based sequence on one sheet of the stock entry.'),
+  phase: z.number().int().describe('kerf addition: the cut stage (0 = trim).'),
+  stock: ref,
+});
+
+export const resultOffcut = z.object({
+  id: z.string(),
+  l: z.number().describe('Extent along x.'),
+  w: z.number().describe('Extent along y.'),
+  t: z.number().nullable(),
+  x: z.number(),
+  y: z.number(),
+  q: z.number().int().describe('One per sheet of the stack.'),
+  material: z.string(),
+  grain: z.string(),
+  stock: ref,
+});
+
+export const partIssue = z.object({
+  message: z.string(),
+  type: z.enum(['error', 'warning']),
+  category: z.enum(['saw', 'stock', 'part', 'group', 'machining', 'extras']),
+  field: z.string(),
+});
+
+export const unusablePart = z.object({
+  id: z.string().describe('The part row.'),
+  name: z.string(),
+  l: z.number(),
+  w: z.number(),
+  t: z.number().nullable(),
+  q: z.number().int().describe('Instances not placed.'),
+  material: z.string(),
+  issues: z.array(partIssue),
+});
+
+export const resultMetadata = z.object({
+  totalEfficiency: z.number(),
+  totalCuts: z.number().int(),
+  totalCutLength: z.number(),
+  totalStackedCuts: z.number().int(),
+  totalStackedCutLength: z.number(),
+  totalStockArea: z.number(),
+  totalStockUsedArea: z.number(),
+  totalPartArea: z.number(),
+  totalOffcutsArea: z.number(),
+  totalOffcuts: z.number().int(),
+  totalBladeArea: z.number(),
+  totalTrimArea: z.number(),
+  totalPartsProduced: z.number().int(),
+  totalUsedStock: z.number().int(),
+  totalRollLength: z.number(),
+  totalStockCost: z.number(),
+  usedStockTally: z.record(z.string(), z.number()),
+  addedPartTally: z.record(z.string(), z.number()),
+  unplacedParts: z.array(z.object({ id: z.string(), count: z.number().int(), name: z.string(), l: z.number(), w: z.number(), t: z.number().nullable(), material: z.string() })),
+  materialSummary: z.record(z.string(), z.object({ stockUsed: z.number().int(), stockArea: z.number(), partArea: z.number() })),
+  totalBandingLength: z.number(),
+  bandingLengthByType: z.record(z.string(), z.number()),
+  hasMachining: z.boolean(),
+  numHoles: z.number().int(),
+  numCorners: z.number().int(),
+  lowerBound: z.number().int().describe('kerf addition: no layout can use fewer sheets than this.'),
+  lowerBoundGap: z.number().int().describe('kerf addition: sheets used minus the lower bound.'),
+  seed: z.number().int(),
+  engine: z.object({
+    iterations: z.number(),
+    elapsedMs: z.number(),
+    timeToBestMs: z.number(),
+    stoppedByDeadline: z.boolean(),
+  }),
+});
+
+export const resultRecord = z.object({
+  jobId: z.number().int(),
+  saw: z.record(z.string(), z.unknown()),
+  stock: z.array(resultStock),
+  parts: z.array(resultPart),
+  cuts: z.array(resultCut),
+  offcuts: z.array(resultOffcut),
+  unusableParts: z.array(unusablePart),
+  metadata: resultMetadata,
+});
+
+export type ResultRecord = z.infer<typeof resultRecord>;
+export type ResultStock = z.infer<typeof resultStock>;
+export type ResultPart = z.infer<typeof resultPart>;
+export type ResultCut = z.infer<typeof resultCut>;
+export type ResultOffcut = z.infer<typeof resultOffcut>;
+export type UnusablePart = z.infer<typeof unusablePart>;
+
+export const errorBody = z.object({
+  error: z.string(),
+  details: z.record(z.string(), z.unknown()),
+  version: z.literal('3'),
+});
+
+export const failedJobBody = z.object({
+  statusCode: z.literal(422),
+  message: z.string(),
+  version: z.literal('3'),
+});
+
+export const jobAccepted = z.object({ jobId: z.number().int().positive() });

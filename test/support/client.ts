@@ -1,0 +1,44 @@
+// A small HTTP client for the tests: real requests with the global fetch.
+export interface Reply {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any;
+}
+
+export async function call(url: string, init: RequestInit & { key?: string | null; body?: any } = {}): Promise<Reply> {
+  const headers = new Headers(init.headers);
+  if (init.key) headers.set('authorization', init.key);
+  let body = init.body;
+  if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array)) {
+    body = JSON.stringify(body);
+    headers.set('content-type', 'application/json');
+  }
+  const response = await fetch(url, { ...init, headers, body });
+  const text = await response.text();
+  let json: any;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+export async function submit(base: string, key: string, request: unknown): Promise<number> {
+  const reply = await call(`${base}/v3/calculate`, { method: 'POST', key, body: request });
+  if (reply.status !== 200) throw new Error(`calculate answered ${reply.status}: ${reply.text}`);
+  return reply.json.jobId;
+}
+
+/** Polls readiness like a client would (faster, for tests) until 200 or 410, then fetches. */
+export async function waitForResult(base: string, key: string, jobId: number, timeoutMs = 60_000): Promise<Reply> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const ready = await call(`${base}/v3/result/ready?id=${jobId}`, { key });
+    if (ready.status === 200) return call(`${base}/v3/result?id=${jobId}`, { key });
+    if (ready.status !== 404) throw new Error(`ready answered ${ready.status}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`job ${jobId} not ready within ${timeoutMs} ms`);
+}

@@ -1,0 +1,124 @@
+// The job store contract, written once for every adapter. Runs against a real SQLite file.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, type Db } from '../../src/db/sqlite.js';
+import { SqliteJobStore } from '../../src/jobs/sqlite-store.js';
+import type { JobStore } from '../../src/jobs/store.js';
+
+interface Adapter {
+  name: string;
+  open: (retentionMs: number) => Promise<JobStore>;
+  cleanup: () => Promise<void>;
+}
+
+function sqliteAdapter(): Adapter {
+  let dir = '';
+  let db: Db | undefined;
+  return {
+    name: 'sqlite',
+    open: async (retentionMs) => {
+      dir ||= fs.mkdtempSync(path.join(os.tmpdir(), 'kerf-store-'));
+      db?.close();
+      db = openDatabase(dir);
+      return new SqliteJobStore(db, retentionMs);
+    },
+    cleanup: async () => {
+      db?.close();
+      db = undefined;
+      fs.rmSync(dir, { recursive: true, force: true });
+      dir = '';
+    },
+  };
+}
+
+const HOUR = 3_600_000;
+
+for (const adapter of [sqliteAdapter()]) {
+  describe(`job store contract: ${adapter.name}`, () => {
+    let store: JobStore;
+    beforeEach(async () => {
+      store = await adapter.open(HOUR);
+    });
+    afterEach(async () => {
+      await store.close();
+      await adapter.cleanup();
+    });
+
+    const job = (accountId = 1) => ({ accountId, kind: 'calculate' as const, request: '{"a":1}' });
+
+    it('gives increasing integer ids and queues jobs in order', async () => {
+      const a = await store.submit(job());
+      const b = await store.submit(job());
+      expect(Number.isInteger(a) && a > 0).toBe(true);
+      expect(b).toBeGreaterThan(a);
+      expect(await store.queueDepth()).toBe(2);
+      expect((await store.claim('w1'))!.id).toBe(a);
+      expect((await store.claim('w1'))!.id).toBe(b);
+      expect(await store.claim('w1')).toBeUndefined();
+      expect(await store.queueDepth()).toBe(0);
+    });
+
+    it('shows a job only to its own account', async () => {
+      const id = await store.submit(job(1));
+      expect((await store.get(id, 1))!.state).toBe('queued');
+      expect(await store.get(id, 2)).toBeUndefined();
+      expect(await store.get(id + 100, 1)).toBeUndefined();
+    });
+
+    it('writes a result once: a stale attempt cannot overwrite it', async () => {
+      const id = await store.submit(job());
+      const first = (await store.claim('w1'))!;
+      expect(first.attempt).toBe(1);
+      await store.release(id, first.attempt);
+      const second = (await store.claim('w2'))!;
+      expect(second.attempt).toBe(2);
+      expect(await store.complete(id, first.attempt, '{"stale":true}', 5)).toBe(false);
+      expect(await store.complete(id, second.attempt, '{"ok":true}', 5)).toBe(true);
+      expect(await store.complete(id, second.attempt, '{"again":true}', 5)).toBe(false);
+      const view = (await store.get(id, 1))!;
+      expect(view.state).toBe('done');
+      expect(view.result).toBe('{"ok":true}');
+    });
+
+    it('records failures with their message', async () => {
+      const id = await store.submit(job());
+      const claimed = (await store.claim('w1'))!;
+      expect(await store.fail(id, claimed.attempt, 'no layout', 3)).toBe(true);
+      expect(await store.get(id, 1)).toMatchObject({ state: 'failed', error: 'no layout', result: null });
+    });
+
+    it('requeues running jobs whose owner is gone, and keeps those of live owners', async () => {
+      const a = await store.submit(job());
+      const b = await store.submit(job());
+      await store.claim('dead');
+      await store.claim('alive');
+      expect(await store.recover(['alive'])).toBe(1);
+      expect((await store.get(a, 1))!.state).toBe('queued');
+      expect((await store.get(b, 1))!.state).toBe('running');
+    });
+
+    it('keeps queued and finished jobs across a reopen', async () => {
+      const done = await store.submit(job());
+      const claimed = (await store.claim('w1'))!;
+      await store.complete(done, claimed.attempt, '{"r":1}', 1);
+      const queued = await store.submit(job());
+      await store.close();
+      store = await adapter.open(HOUR);
+      expect((await store.get(done, 1))!.result).toBe('{"r":1}');
+      expect((await store.get(queued, 1))!.state).toBe('queued');
+    });
+
+    it('expires finished jobs after the retention and never reuses their ids', async () => {
+      const id = await store.submit(job());
+      const claimed = (await store.claim('w1'))!;
+      await store.complete(id, claimed.attempt, '{"r":1}', 1);
+      const later = Date.now() + HOUR + 1;
+      expect((await store.get(id, 1, later))!.state).toBe('expired');
+      expect(await store.expire(later)).toBe(1);
+      expect(await store.get(id, 1)).toMatchObject({ state: 'expired', result: null });
+      expect(await store.submit(job())).toBeGreaterThan(id);
+    });
+  });
+}

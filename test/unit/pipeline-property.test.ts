@@ -1,0 +1,77 @@
+// Random requests through the whole calculation pipeline (schema, mapping, WASM engine,
+// result record), each layout checked by the independent validator.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import run from '../../src/pool/worker.js';
+import { calculationRequest, normalizeRequest } from '../../src/schema/request.js';
+import { validateLayout } from '../support/validate-layout.js';
+
+const direction = fc.constantFrom('', 'l', 'w');
+
+const requestArb = fc.record({
+  saw: fc.record({
+    bladeWidth: fc.constantFrom(0, 3, 4.4),
+    cutPreference: fc.constantFrom('l', 'w'),
+    guillotineOptions: fc.record({ maxPhase: fc.constantFrom(0, 2, 3, 4) }),
+    options: fc.record({ seed: fc.nat(1000) }),
+  }),
+  stock: fc.array(
+    fc.record({
+      l: fc.integer({ min: 300, max: 3000 }),
+      w: fc.integer({ min: 200, max: 2000 }),
+      q: fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined }),
+      grain: direction,
+      material: fc.constantFrom('', 'oak'),
+      trim: fc.record({ l1: fc.nat(15), l2: fc.nat(15), w1: fc.nat(15), w2: fc.nat(15) }),
+    }),
+    { minLength: 1, maxLength: 3 },
+  ),
+  parts: fc.array(
+    fc.record({
+      l: fc.integer({ min: 10, max: 1600 }),
+      w: fc.integer({ min: 10, max: 1200 }),
+      q: fc.integer({ min: 1, max: 15 }),
+      grain: direction,
+      orientationLock: direction,
+      material: fc.constantFrom('', 'oak'),
+    }),
+    { minLength: 1, maxLength: 8 },
+  ),
+});
+
+function calculate(raw: unknown) {
+  const normalized = normalizeRequest(calculationRequest.parse(raw));
+  if ('issues' in normalized) throw new Error(JSON.stringify(normalized.issues));
+  const outcome = run({ kind: 'calculate', jobId: 1, attempt: 1, request: JSON.stringify(normalized.request), budgetMs: 300, minOffcut: 50 });
+  if (!outcome.ok) throw new Error(outcome.message);
+  return JSON.parse(outcome.result);
+}
+
+describe('calculation pipeline on random requests', () => {
+  it('always returns a valid layout with every part placed or explained', () => {
+    fc.assert(
+      fc.property(requestArb, (request) => {
+        const result = calculate(request);
+        expect(validateLayout(request, result)).toEqual([]);
+        const requested = request.parts.reduce((n, p) => n + p.q, 0);
+        const unplaced = result.unusableParts.reduce((n: number, u: { q: number }) => n + u.q, 0);
+        expect(result.metadata.totalPartsProduced + unplaced).toBe(requested);
+        expect(result.metadata.totalUsedStock).toBeGreaterThanOrEqual(result.metadata.lowerBound);
+      }),
+      { numRuns: 80, seed: 20261122 },
+    );
+  });
+
+  it('is deterministic for the same request and seed', () => {
+    fc.assert(
+      fc.property(requestArb, (request) => {
+        const a = calculate(request);
+        const b = calculate(request);
+        delete a.metadata.engine;
+        delete b.metadata.engine;
+        expect(b).toEqual(a);
+      }),
+      { numRuns: 20, seed: 7 },
+    );
+  });
+});
