@@ -39,6 +39,8 @@ export class Instance {
   /** Rotation masks per stock grain, 3 per type. */
   tRm: Int32Array = new Int32Array(0);
   tList: Int32Array = new Int32Array(0);
+  /** Orientations allowed on at least one stock type (what the fit index may offer). */
+  tUnion: Int32Array = new Int32Array(0);
   /** Component of the type, -1 when it fits no stock at all. */
   tComp: Int32Array = new Int32Array(0);
   tRowStart: Int32Array = new Int32Array(1);
@@ -78,38 +80,89 @@ export class Instance {
 
   /** Allowed orientations of type t on stock type s (bit 0 rot 0, bit 1 rot 1); 0 = cannot go there. */
   maskOn(t: i32, s: i32): i32 {
-    const li = unchecked(this.tList[t]);
-    let lo = unchecked(this.listStart[li]);
-    let hi = unchecked(this.listStart[li + 1]) - 1;
-    let found = false;
-    while (lo <= hi) {
-      const mid = (lo + hi) >> 1;
-      const v = unchecked(this.listStocks[mid]);
-      if (v == s) {
-        found = true;
-        break;
-      }
-      if (v < s) lo = mid + 1;
-      else hi = mid - 1;
-    }
-    if (!found) return 0;
-    return this.fitMask(t, s);
+    return maskOn(t, s);
   }
 
   /** Orientation mask from grain rules and geometry only (the caller knows s is in t's list). */
-  @inline fitMask(t: i32, s: i32): i32 {
-    let m = unchecked(this.tRm[t * 3 + unchecked(this.sGrain[s])]);
-    if (m == 0) return 0;
-    const l = unchecked(this.tL[t]);
-    const w = unchecked(this.tW[t]);
-    const X = unchecked(this.sXL[s]) + this.eps;
-    const Y = unchecked(this.sYL[s]) + this.eps;
-    if (!(l <= X && w <= Y)) m &= ~1;
-    if (!(w <= X && l <= Y)) m &= ~2;
-    // A square part looks the same both ways: keep one orientation to halve the branching.
-    if (m == 3 && l == w) m = 1;
-    return m;
+  fitMask(t: i32, s: i32): i32 {
+    return fitMask(t, s);
   }
+
+  /** Publishes the arrays to the hot-path accessors below; call once the arrays are final. */
+  bind(): void {
+    pTL = this.tL.dataStart;
+    pTW = this.tW.dataStart;
+    pTArea = this.tArea.dataStart;
+    pTRm = this.tRm.dataStart;
+    pTList = this.tList.dataStart;
+    pTUnion = this.tUnion.dataStart;
+    pListStart = this.listStart.dataStart;
+    pListStocks = this.listStocks.dataStart;
+    pSGrain = this.sGrain.dataStart;
+    pSXL = this.sXL.dataStart;
+    pSYL = this.sYL.dataStart;
+    gEps = this.eps;
+  }
+}
+
+// ---- hot-path accessors ----
+// One instance per engine run, read through raw addresses: the search's inner loops then
+// touch no managed references (the incremental GC spills those to its shadow stack).
+
+let pTL: usize = 0;
+let pTW: usize = 0;
+let pTArea: usize = 0;
+let pTRm: usize = 0;
+let pTList: usize = 0;
+let pTUnion: usize = 0;
+let pListStart: usize = 0;
+let pListStocks: usize = 0;
+let pSGrain: usize = 0;
+let pSXL: usize = 0;
+let pSYL: usize = 0;
+let gEps: f64 = 0;
+
+@inline export function typeL(t: i32): f64 {
+  return load<f64>(pTL + (<usize>t << 3));
+}
+@inline export function typeW(t: i32): f64 {
+  return load<f64>(pTW + (<usize>t << 3));
+}
+@inline export function typeArea(t: i32): f64 {
+  return load<f64>(pTArea + (<usize>t << 3));
+}
+@inline export function typeUnion(t: i32): i32 {
+  return load<i32>(pTUnion + (<usize>t << 2));
+}
+
+/** Allowed orientations of type t on stock type s; 0 = cannot go there. */
+export function maskOn(t: i32, s: i32): i32 {
+  const li = load<i32>(pTList + (<usize>t << 2));
+  let lo = load<i32>(pListStart + (<usize>li << 2));
+  let hi = load<i32>(pListStart + (<usize>(li + 1) << 2)) - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const v = load<i32>(pListStocks + (<usize>mid << 2));
+    if (v == s) return fitMask(t, s);
+    if (v < s) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return 0;
+}
+
+/** Orientation mask from grain rules and geometry only. */
+export function fitMask(t: i32, s: i32): i32 {
+  let m = load<i32>(pTRm + ((<usize>t * 3 + <usize>load<i32>(pSGrain + (<usize>s << 2))) << 2));
+  if (m == 0) return 0;
+  const l = typeL(t);
+  const w = typeW(t);
+  const X = load<f64>(pSXL + (<usize>s << 3)) + gEps;
+  const Y = load<f64>(pSYL + (<usize>s << 3)) + gEps;
+  if (!(l <= X && w <= Y)) m &= ~1;
+  if (!(w <= X && l <= Y)) m &= ~2;
+  // A square part looks the same both ways: keep one orientation to halve the branching.
+  if (m == 3 && l == w) m = 1;
+  return m;
 }
 
 // ---- decoding helpers (module-level state stands in for closures in comparators) ----
@@ -416,6 +469,7 @@ export function decode(inp: Float64Array): Instance | null {
   inst.tQ = new Int32Array(nT);
   inst.tRm = new Int32Array(nT * 3);
   inst.tList = new Int32Array(nT);
+  inst.tUnion = new Int32Array(nT);
   inst.tComp = new Int32Array(nT).fill(-1);
   inst.tRowStart = new Int32Array(nT + 1);
   inst.tRows = new Int32Array(pOrder.length);
@@ -438,7 +492,11 @@ export function decode(inp: Float64Array): Instance | null {
     inst.tQ[t] = <i32>Math.min(<f64>inst.tQ[t] + <f64>rowQ[r], MAX_Q);
   }
 
+  inst.bind();
+
   // ---- components: union the stock types each type can actually use ----
+  // A stock type is useful when some type fits it; the useful stocks of one list form one
+  // component (one union pass per list, not per type and stock).
   const parent = new Int32Array(nST);
   for (let s = 0; s < nST; s++) parent[s] = s;
   const useful = new Int32Array(nST);
@@ -447,14 +505,29 @@ export function decode(inp: Float64Array): Instance | null {
     const li = inst.tList[t];
     for (let k = inst.listStart[li]; k < inst.listStart[li + 1]; k++) {
       const s = inst.listStocks[k];
-      if (inst.fitMask(t, s) == 0) continue;
+      const fm = inst.fitMask(t, s);
+      if (fm == 0) continue;
+      inst.tUnion[t] |= fm;
       useful[s] = 1;
       if (firstStock[t] < 0) firstStock[t] = s;
-      else {
-        const a = find(parent, firstStock[t]);
-        const b = find(parent, s);
-        if (a != b) parent[a < b ? b : a] = a < b ? a : b;
+    }
+  }
+  const listDone = new Int32Array(nL);
+  for (let t = 0; t < nT; t++) {
+    const li = inst.tList[t];
+    if (listDone[li] == 1) continue;
+    listDone[li] = 1;
+    let anchor = -1;
+    for (let k = inst.listStart[li]; k < inst.listStart[li + 1]; k++) {
+      const s = inst.listStocks[k];
+      if (useful[s] == 0) continue;
+      if (anchor < 0) {
+        anchor = s;
+        continue;
       }
+      const a = find(parent, anchor);
+      const b = find(parent, s);
+      if (a != b) parent[a < b ? b : a] = a < b ? a : b;
     }
   }
   const rootComp = new Int32Array(nST).fill(-1);

@@ -43,7 +43,19 @@ function toAccount(row: AccountRow): Account {
 }
 
 export class AccountStore {
-  constructor(private readonly db: Db, private readonly defaults: { ratePerMinute: number; monthlyCalls: number }) {}
+  private readonly byKeyHash;
+  private readonly dataVersion;
+  /** Key -> account, dropped whenever another connection (the CLI, another process) commits. */
+  private readonly keyCache = new Map<string, Account | null>();
+  private seenVersion = -1;
+
+  constructor(private readonly db: Db, private readonly defaults: { ratePerMinute: number; monthlyCalls: number }) {
+    this.byKeyHash = db.prepare(
+      `SELECT a.* FROM api_keys k JOIN accounts a ON a.id = k.account_id
+       WHERE k.hash = ? AND k.revoked_at IS NULL`,
+    );
+    this.dataVersion = db.prepare('PRAGMA data_version').pluck();
+  }
 
   create(email: string, plan: Partial<{ ratePerMinute: number; monthlyCalls: number }> = {}): Account {
     const info = this.db
@@ -72,13 +84,27 @@ export class AccountStore {
 
   /** The account a raw API key belongs to, or undefined for an unknown or revoked key. */
   byApiKey(key: string): Account | undefined {
-    const row = this.db
-      .prepare(
-        `SELECT a.* FROM api_keys k JOIN accounts a ON a.id = k.account_id
-         WHERE k.hash = ? AND k.revoked_at IS NULL`,
-      )
-      .get(hashKey(key)) as AccountRow | undefined;
-    return row && toAccount(row);
+    const version = this.dataVersion.get() as number;
+    if (version !== this.seenVersion) {
+      this.keyCache.clear();
+      this.seenVersion = version;
+    }
+    let account = this.keyCache.get(key);
+    if (account === undefined) {
+      const row = this.byKeyHash.get(hashKey(key)) as AccountRow | undefined;
+      account = row ? toAccount(row) : null;
+      // Unknown keys are not remembered: a flood of random keys must not grow the cache.
+      if (account) {
+        if (this.keyCache.size >= 10_000) this.keyCache.clear();
+        this.keyCache.set(key, account);
+      }
+    }
+    return account ?? undefined;
+  }
+
+  /** Every change made through this connection passes here, so cached accounts never go stale. */
+  private changed(): void {
+    this.keyCache.clear();
   }
 
   /** Issues a key; the raw key is returned once and only its hash is kept. A known key may be imposed (development account). */
@@ -87,6 +113,7 @@ export class AccountStore {
     const info = this.db
       .prepare('INSERT INTO api_keys (account_id, hash, prefix, label, created_at) VALUES (?, ?, ?, ?, ?)')
       .run(accountId, hashKey(rawKey), keyPrefix(rawKey), label, now);
+    this.changed();
     return { key: rawKey, info: { id: Number(info.lastInsertRowid), prefix: keyPrefix(rawKey), label, createdAt: now, revokedAt: null } };
   }
 
@@ -107,6 +134,7 @@ export class AccountStore {
     const info = this.db
       .prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL')
       .run(Date.now(), keyId, accountId);
+    this.changed();
     return info.changes === 1;
   }
 
@@ -116,9 +144,11 @@ export class AccountStore {
     this.db
       .prepare('UPDATE accounts SET rate_per_minute = ?, monthly_calls = ? WHERE id = ?')
       .run(plan.ratePerMinute ?? account.ratePerMinute, plan.monthlyCalls ?? account.monthlyCalls, accountId);
+    this.changed();
   }
 
   setHold(accountId: number, onHold: boolean): void {
     this.db.prepare('UPDATE accounts SET on_hold = ? WHERE id = ?').run(onHold ? 1 : 0, accountId);
+    this.changed();
   }
 }

@@ -1,6 +1,7 @@
 // The Fastify application: error handling, request ids, and one plugin per endpoint family.
 import crypto from 'node:crypto';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController } from 'fastify';
+import type { Logger } from 'pino';
 import { LIMITS } from '../schema/request.js';
 import { errorBody, handleError } from './errors.js';
 import { calculateRoutes } from './routes/calculate.js';
@@ -10,12 +11,13 @@ import { opsRoutes } from './routes/ops.js';
 import { resultRoutes } from './routes/result.js';
 import type { Services } from './services.js';
 
-export async function buildApp(services: Services, logger: boolean | object = true): Promise<FastifyInstance> {
+export async function buildApp(services: Services, logger: Logger) {
   const app = Fastify({
-    logger,
+    loggerInstance: logger,
     bodyLimit: LIMITS.bodyBytes,
     genReqId: (request) => (request.headers['x-request-id'] as string | undefined)?.slice(0, 64) || crypto.randomUUID(),
-    disableRequestLogging: true,
+    // Request lines are logged by the onResponse hook below, for the calls worth a line.
+    logController: new LogController({ disableRequestLogging: true }),
   });
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => reply.code(404).send(errorBody(`No route ${request.method} ${request.url.split('?')[0]}`)));

@@ -101,7 +101,7 @@ function main(argv: string[]): void {
       case 'usage': {
         const account = target();
         const usage = metering.usage(account.id);
-        out(`${usage.month}: ${usage.calls} of ${account.monthlyCalls} calls, ${usage.computeSeconds.toFixed(1)} compute seconds`);
+        out(`${usage.month}: ${usage.calls} of ${account.monthlyCalls} calls, ${usage.computeSeconds.toFixed(3)} compute seconds`);
         break;
       }
       default:

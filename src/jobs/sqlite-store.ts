@@ -16,8 +16,18 @@ interface JobRow {
   error: string | null;
 }
 
+/** A finished job never changes again except by expiring, which its finish time decides. */
+interface Finished {
+  accountId: number;
+  state: 'done' | 'failed';
+  finishedAt: number;
+}
+
+const FINISHED_CACHE_SIZE = 100_000;
+
 export class SqliteJobStore implements JobStore {
   private readonly statements;
+  private readonly finished = new Map<number, Finished>();
 
   constructor(private readonly db: Db, private readonly retentionMs: number) {
     this.statements = {
@@ -52,6 +62,19 @@ export class SqliteJobStore implements JobStore {
       result: expired ? null : row.result,
       error: expired ? null : row.error,
     };
+  }
+
+  async state(id: number, accountId: number, now = Date.now()): Promise<JobState | undefined> {
+    let known = this.finished.get(id);
+    if (!known) {
+      const view = await this.get(id, accountId, now);
+      if (!view || (view.state !== 'done' && view.state !== 'failed')) return view?.state;
+      known = { accountId: view.accountId, state: view.state, finishedAt: view.finishedAt! };
+      if (this.finished.size >= FINISHED_CACHE_SIZE) this.finished.clear();
+      this.finished.set(id, known);
+    }
+    if (known.accountId !== accountId) return undefined;
+    return known.finishedAt + this.retentionMs <= now ? 'expired' : known.state;
   }
 
   async claim(owner: string): Promise<ClaimedJob | undefined> {

@@ -37,6 +37,8 @@ export interface JobStore {
   submit(job: NewJob): Promise<number>;
   /** The job if it exists and belongs to the account; undefined otherwise (callers answer 404 alike). */
   get(id: number, accountId: number, now?: number): Promise<JobView | undefined>;
+  /** Only the state (the readiness endpoint's hot path); undefined like get. */
+  state(id: number, accountId: number, now?: number): Promise<JobState | undefined>;
   /** Takes the oldest queued job for a worker, marking it running. */
   claim(owner: string): Promise<ClaimedJob | undefined>;
   /** Writes the result once: false when this attempt no longer owns the job. */

@@ -98,10 +98,13 @@ describe('limits and metering', () => {
     const key = await newAccount('meter@example.com');
     const bad = await call(`${server.url}/v3/calculate`, { method: 'POST', key, body: { stock: [], parts: [] } });
     expect(bad.status).toBe(400);
-    expect(await usage('meter@example.com')).toMatch(/: 0 of \d+ calls, 0\.0 compute seconds/);
-    const jobId = await submit(server.url, key, request);
+    expect(await usage('meter@example.com')).toMatch(/: 0 of \d+ calls, 0\.000 compute seconds/);
+    const work = { stock: [{ l: 2800, w: 2070 }], parts: Array.from({ length: 60 }, (_, i) => ({ l: 100 + i * 7, w: 80 + ((i * 31) % 300), q: 5 })) };
+    const jobId = await submit(server.url, key, work);
     await waitForResult(server.url, key, jobId);
-    expect(await usage('meter@example.com')).toMatch(/: 1 of \d+ calls/);
+    const line = await usage('meter@example.com');
+    expect(line).toMatch(/: 1 of \d+ calls/);
+    expect(Number(/([\d.]+) compute seconds/.exec(line)![1])).toBeGreaterThan(0);
   });
 
   it('the CLI says what is wrong with its arguments', async () => {

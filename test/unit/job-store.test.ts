@@ -82,6 +82,19 @@ for (const adapter of [sqliteAdapter()]) {
       expect(view.result).toBe('{"ok":true}');
     });
 
+    it('reports the state alone, with the same account rule and expiry', async () => {
+      const id = await store.submit(job(1));
+      expect(await store.state(id, 1)).toBe('queued');
+      const claimed = (await store.claim('w1'))!;
+      expect(await store.state(id, 1)).toBe('running');
+      await store.complete(id, claimed.attempt, '{}', 1);
+      expect(await store.state(id, 1)).toBe('done');
+      expect(await store.state(id, 1)).toBe('done');
+      expect(await store.state(id, 2)).toBeUndefined();
+      expect(await store.state(id, 1, Date.now() + HOUR + 1)).toBe('expired');
+      expect(await store.state(id + 1, 1)).toBeUndefined();
+    });
+
     it('records failures with their message', async () => {
       const id = await store.submit(job());
       const claimed = (await store.claim('w1'))!;

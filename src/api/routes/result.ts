@@ -16,8 +16,8 @@ export async function resultRoutes(app: FastifyInstance, services: Services) {
   const onRequest = authenticate(services.accounts);
 
   app.get('/v3/result/ready', { onRequest }, async (request, reply) => {
-    const job = await services.jobs.get(jobId(request), request.account!.id);
-    const status = !job || job.state === 'queued' || job.state === 'running' ? 404 : job.state === 'expired' ? 410 : 200;
+    const state = await services.jobs.state(jobId(request), request.account!.id);
+    const status = state === 'done' || state === 'failed' ? 200 : state === 'expired' ? 410 : 404;
     return reply.code(status).send();
   });
 

@@ -1,0 +1,236 @@
+// Sheet-by-sheet construction: while parts remain, fill one sheet of every candidate stock
+// type with the genome's priority order, keep the best sheet and commit it. "Best" follows
+// the stock-selection rule: for efficiency the highest fill ratio (a sheet that finishes the
+// job wins when it costs no more area than the alternative plus one more sheet); for
+// smallest, the smallest sheet whose fill is close to the best fill.
+
+import { Instance } from "./instance";
+import { Filler } from "./filler";
+import { Genome } from "./genome";
+import { Sheet } from "./solution";
+import { F64Vec, ensureI32, ensureF64, sortByKey } from "../common/arrays";
+import { now } from "../common/clock";
+import { NODE_STRIDE, N_KIND, N_ITEM, KIND_PART } from "./layout";
+
+export const DONE: i32 = 0;
+export const ABORTED: i32 = 1;
+/** Stock types tried per sheet when a component has many: the largest and smallest halves. */
+const CAND_CAP: i32 = 8;
+/** 'smallest' takes a smaller sheet when its fill is at least this fraction of the best. */
+const SMALLEST_SLACK: f64 = 0.9;
+
+export class Constructor {
+  inst: Instance;
+  filler: Filler;
+  private keep: F64Vec = new F64Vec(1024);
+  private seq: Int32Array = new Int32Array(16);
+  private tmp: Int32Array = new Int32Array(16);
+  private cand: Int32Array = new Int32Array(16);
+  private candPlaced: Float64Array = new Float64Array(16);
+  private candCount: Int32Array = new Int32Array(16);
+
+  constructor(inst: Instance) {
+    this.inst = inst;
+    this.filler = new Filler(inst);
+  }
+
+  /**
+   * Packs demand[t] instances of the types in types[0..nt) of component c onto new sheets
+   * appended to `out`, drawing sheets from avail[] (-1 unlimited; decremented). demand is
+   * decremented as parts are placed; what is left could not be placed. When `abortable` and
+   * the deadline passes, returns ABORTED (out is then incomplete and must be discarded);
+   * otherwise it finishes, trying a single stock type per sheet once late.
+   */
+  run(
+    types: Int32Array,
+    nt: i32,
+    demand: Int32Array,
+    g: Genome,
+    avail: Int32Array,
+    c: i32,
+    out: Array<Sheet>,
+    deadline: f64,
+    abortable: bool,
+  ): i32 {
+    const inst = this.inst;
+    const filler = this.filler;
+    this.seq = ensureI32(this.seq, nt);
+    this.tmp = ensureI32(this.tmp, nt);
+    const seq = this.seq;
+    let n = 0;
+    let remaining: i64 = 0;
+    for (let i = 0; i < nt; i++) {
+      const t = unchecked(types[i]);
+      const d = unchecked(demand[t]);
+      if (d > 0) {
+        unchecked((seq[n++] = t));
+        remaining += d;
+      }
+    }
+    sortByKey(seq, n, g.key, this.tmp);
+    filler.prepare(seq, n);
+
+    const s0 = unchecked(inst.cStockStart[c]);
+    const ns = unchecked(inst.cStockStart[c + 1]) - s0;
+    this.cand = ensureI32(this.cand, ns);
+    this.candPlaced = ensureF64(this.candPlaced, ns);
+    this.candCount = ensureI32(this.candCount, ns);
+    let last = -1;
+    let late = false;
+
+    while (remaining > 0) {
+      if (deadline > 0 && now() >= deadline) {
+        if (abortable) return ABORTED;
+        late = true;
+      }
+      // Candidate stock types (component list is largest first).
+      let nc = 0;
+      if (late && last >= 0 && unchecked(avail[last]) != 0) {
+        unchecked((this.cand[nc++] = last));
+      } else {
+        let navail = 0;
+        for (let i = 0; i < ns; i++) if (unchecked(avail[unchecked(inst.cStocks[s0 + i])]) != 0) navail++;
+        let k = 0;
+        for (let i = 0; i < ns; i++) {
+          const s = unchecked(inst.cStocks[s0 + i]);
+          if (unchecked(avail[s]) == 0) continue;
+          if (navail <= CAND_CAP || k < CAND_CAP / 2 || k >= navail - CAND_CAP / 2) unchecked((this.cand[nc++] = s));
+          k++;
+          if (late && nc > 0) break;
+        }
+      }
+      if (nc == 0) break;
+
+      // Evaluate every candidate; keep the efficiency-best pattern to avoid refilling it.
+      let kept = -1;
+      for (let j = 0; j < nc; j++) {
+        const s = unchecked(this.cand[j]);
+        const placed = filler.fill(s, demand, g);
+        unchecked((this.candPlaced[j] = placed));
+        unchecked((this.candCount[j] = filler.placedCount));
+        this.undo(demand);
+        if (filler.placedCount > 0 && (kept < 0 || this.betterEfficiency(j, kept, nc, remaining))) {
+          const t = this.keep;
+          this.keep = filler.nodes;
+          filler.nodes = t;
+          kept = j;
+        }
+      }
+      if (kept < 0) break; // nothing fits any available sheet: the rest is unplaced
+
+      let chosen = kept;
+      if (inst.smallest) chosen = this.chooseSmallest(nc, remaining);
+      const s = unchecked(this.cand[chosen]);
+      let nodes: Float64Array;
+      if (chosen == kept) {
+        nodes = this.keep.toArray();
+        this.redo(nodes, demand);
+      } else {
+        filler.fill(s, demand, g);
+        nodes = filler.nodes.toArray();
+        for (let i = 0; i < nodes.length; i += NODE_STRIDE) {
+          if (<i32>unchecked(nodes[i + N_KIND]) != KIND_PART) continue;
+          const t = <i32>unchecked(nodes[i + N_ITEM]);
+          if (unchecked(demand[t]) == 0) filler.retire(t);
+        }
+      }
+      const cnt = unchecked(this.candCount[chosen]);
+      out.push(new Sheet(s, nodes, unchecked(this.candPlaced[chosen]), cnt, unchecked(inst.sArea[s]), unchecked(inst.sCost[s])));
+      remaining -= cnt;
+      if (unchecked(avail[s]) > 0) unchecked((avail[s] -= 1));
+      last = s;
+    }
+    return DONE;
+  }
+
+  /** Gives back the parts of the filler's last pattern. */
+  private undo(demand: Int32Array): void {
+    const v = this.filler.nodes;
+    const d = v.data;
+    for (let i = 0; i < v.len; i += NODE_STRIDE) {
+      if (<i32>unchecked(d[i + N_KIND]) == KIND_PART) {
+        const t = <i32>unchecked(d[i + N_ITEM]);
+        const c = unchecked(demand[t]) + 1;
+        unchecked((demand[t] = c));
+        if (c == 1) this.filler.revive(t);
+      }
+    }
+  }
+
+  private redo(nodes: Float64Array, demand: Int32Array): void {
+    for (let i = 0; i < nodes.length; i += NODE_STRIDE) {
+      if (<i32>unchecked(nodes[i + N_KIND]) == KIND_PART) {
+        const t = <i32>unchecked(nodes[i + N_ITEM]);
+        const c = unchecked(demand[t]) - 1;
+        unchecked((demand[t] = c));
+        if (c == 0) this.filler.retire(t);
+      }
+    }
+  }
+
+  /** Whether candidate a beats b for the efficiency rule. */
+  private betterEfficiency(a: i32, b: i32, nc: i32, remaining: i64): bool {
+    const inst = this.inst;
+    const sa = unchecked(this.cand[a]);
+    const sb = unchecked(this.cand[b]);
+    const areaA = unchecked(inst.sArea[sa]);
+    const areaB = unchecked(inst.sArea[sb]);
+    const allA = <i64>unchecked(this.candCount[a]) == remaining;
+    const allB = <i64>unchecked(this.candCount[b]) == remaining;
+    const tol = 1e-9 * Math.max(areaA, areaB);
+    if (allA && allB) {
+      if (areaA < areaB - tol) return true;
+      if (areaB < areaA - tol) return false;
+      return unchecked(inst.sCost[sa]) < unchecked(inst.sCost[sb]);
+    }
+    if (allA != allB) {
+      // Finishing now beats a fuller sheet that still needs at least one more (smallest) sheet.
+      let minArea = Infinity;
+      for (let j = 0; j < nc; j++) minArea = Math.min(minArea, unchecked(inst.sArea[unchecked(this.cand[j])]));
+      if (allA) return areaA <= areaB + minArea + tol;
+      return !(areaB <= areaA + minArea + tol);
+    }
+    const fa = unchecked(this.candPlaced[a]) / areaA;
+    const fb = unchecked(this.candPlaced[b]) / areaB;
+    if (fa > fb + 1e-12) return true;
+    if (fb > fa + 1e-12) return false;
+    const ca = unchecked(inst.sCost[sa]) / areaA;
+    const cb = unchecked(inst.sCost[sb]) / areaB;
+    if (ca < cb - 1e-15) return true;
+    if (cb < ca - 1e-15) return false;
+    return areaA > areaB + tol; // same fill: the bigger sheet places more now
+  }
+
+  /**
+   * 'smallest': among the candidates whose fill is close to the best fill, the smallest
+   * sheet; on equal size one that finishes the job, then the fuller one.
+   */
+  private chooseSmallest(nc: i32, remaining: i64): i32 {
+    const inst = this.inst;
+    let bestFill: f64 = 0;
+    for (let j = 0; j < nc; j++) {
+      bestFill = Math.max(bestFill, unchecked(this.candPlaced[j]) / unchecked(inst.sArea[unchecked(this.cand[j])]));
+    }
+    let best = -1;
+    for (let j = 0; j < nc; j++) {
+      if (unchecked(this.candCount[j]) == 0) continue;
+      const f = unchecked(this.candPlaced[j]) / unchecked(inst.sArea[unchecked(this.cand[j])]);
+      if (f < SMALLEST_SLACK * bestFill) continue;
+      if (best < 0) {
+        best = j;
+        continue;
+      }
+      const a = unchecked(inst.sArea[unchecked(this.cand[j])]);
+      const b = unchecked(inst.sArea[unchecked(this.cand[best])]);
+      if (a < b) {
+        best = j;
+        continue;
+      }
+      if (a > b) continue;
+      const doneJ = <i64>unchecked(this.candCount[j]) == remaining;
+      const doneB = <i64>unchecked(this.candCount[best]) == remaining;
+      if ((doneJ && !doneB) || (doneJ == doneB && f > unchecked(this.candPlaced[best]) / b)) best = j;
+    }
+    return best;
+  }
+}

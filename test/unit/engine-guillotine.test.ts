@@ -1,0 +1,464 @@
+// Facade + WASM guillotine engine: every solution is checked against the contract in
+// src/engine/types.ts by an independent validator (geometry, tree rules, stages, rotation,
+// stock limits, accounting), plus determinism, budget and quality cases with known optima.
+// Needs build/engine.wasm: npx asc --config asconfig.json --target release
+
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadEngineModule, solveGuillotine } from '../../src/engine/guillotine.js';
+import type {
+  Axis,
+  EngineNode,
+  EnginePart,
+  EngineSolution,
+  EngineStock,
+  GuillotineProblem,
+} from '../../src/engine/types.js';
+
+const EPS = 1e-6;
+let mod: WebAssembly.Module;
+
+beforeAll(() => {
+  mod = loadEngineModule();
+});
+
+// ---------------------------------------------------------------- builders
+
+function stock(l: number, w: number, extra: Partial<EngineStock> = {}): EngineStock {
+  return { l, w, q: -1, cost: 0, trim: { l1: 0, l2: 0, w1: 0, w2: 0 }, grain: 0, ...extra };
+}
+
+function part(l: number, w: number, q: number, extra: Partial<EnginePart> = {}): EnginePart {
+  return { l, w, q, rotMask: [3, 3, 3], stock: [0], ...extra };
+}
+
+function problem(stockRows: EngineStock[], parts: EnginePart[], extra: Partial<GuillotineProblem> = {}): GuillotineProblem {
+  return {
+    stock: stockRows,
+    parts,
+    kerf: 0,
+    firstCut: 'x',
+    maxPhase: 0,
+    headCuts: false,
+    stockSelection: 'efficiency',
+    strategy: 'efficiency',
+    seed: 1,
+    budgetMs: 5000,
+    ...extra,
+  };
+}
+
+/** mulberry32: deterministic test data. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Furniture-like mix: n part rows, integer mm sizes, mixed rotation rules. */
+function randomParts(n: number, seed: number, stockIdx: number[] = [0, 1, 2]): EnginePart[] {
+  const r = rng(seed);
+  const out: EnginePart[] = [];
+  for (let i = 0; i < n; i++) {
+    const l = 100 + Math.floor(r() * 800);
+    const w = 50 + Math.floor(r() * 550);
+    const k = r();
+    const rotMask: [number, number, number] = k < 0.6 ? [3, 3, 3] : k < 0.8 ? [3, 1, 2] : [1, 1, 1];
+    out.push({ l, w, q: 1 + Math.floor(r() * 3), rotMask, stock: stockIdx });
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- validator
+
+interface Check {
+  sheetsPerStock: number[];
+  placed: number[];
+  maxDepth: number;
+}
+
+/** Throws on any breach of the contract; returns usage figures. */
+function validate(p: GuillotineProblem, sol: EngineSolution): Check {
+  const placed = p.parts.map(() => 0);
+  const sheetsPerStock = p.stock.map(() => 0);
+  let maxDepth = 0;
+  const fail = (msg: string): never => {
+    throw new Error(msg);
+  };
+  const near = (a: number, b: number): boolean => Math.abs(a - b) <= EPS;
+
+  sol.sheets.forEach((sheet, si) => {
+    const st = p.stock[sheet.stock] ?? fail(`sheet ${si}: bad stock ${sheet.stock}`);
+    sheetsPerStock[sheet.stock]!++;
+    const ux = st.trim.w1;
+    const uy = st.trim.l1;
+    const ul = st.l - st.trim.w1 - st.trim.w2;
+    const uw = st.w - st.trim.l1 - st.trim.l2;
+    const root = sheet.root;
+    if (root.kind !== 'cut') fail(`sheet ${si}: root is not a cut node`);
+    if (root.kind === 'cut' && root.along !== p.firstCut) fail(`sheet ${si}: first cut ${root.along} != ${p.firstCut}`);
+    if (!near(root.x, ux) || !near(root.y, uy) || !near(root.l, ul) || !near(root.w, uw)) {
+      fail(`sheet ${si}: root region ${root.x},${root.y},${root.l},${root.w} != usable ${ux},${uy},${ul},${uw}`);
+    }
+    const rects: [number, number, number, number][] = [];
+
+    const visit = (node: EngineNode, depth: number): void => {
+      if (node.kind === 'part') {
+        const pr = p.parts[node.part] ?? fail(`sheet ${si}: bad part row ${node.part}`);
+        placed[node.part]!++;
+        if (!pr.stock.includes(sheet.stock)) fail(`part ${node.part} on stock ${sheet.stock} not in its list`);
+        const mask = pr.rotMask[st.grain];
+        if (!(mask & (1 << node.rot))) fail(`part ${node.part}: rot ${node.rot} not allowed by mask ${mask} (grain ${st.grain})`);
+        const el = node.rot === 0 ? pr.l : pr.w;
+        const ew = node.rot === 0 ? pr.w : pr.l;
+        if (!near(node.l, el) || !near(node.w, ew)) fail(`part ${node.part}: extents ${node.l}x${node.w} != placed ${el}x${ew}`);
+        if (node.x < ux - EPS || node.y < uy - EPS || node.x + node.l > ux + ul + EPS || node.y + node.w > uy + uw + EPS) {
+          fail(`part ${node.part} at ${node.x},${node.y} outside the usable region`);
+        }
+        rects.push([node.x, node.y, node.l, node.w]);
+        return;
+      }
+      maxDepth = Math.max(maxDepth, depth);
+      if (p.maxPhase > 0 && depth > p.maxPhase) fail(`sheet ${si}: cut node at stage ${depth} > maxPhase ${p.maxPhase}`);
+      if (node.children.length === 0) fail(`sheet ${si}: empty cut node`);
+      // Bands stack across the cuts: in y for along 'x', in x for along 'y'.
+      const alongX = node.along === 'x';
+      let pos = alongX ? node.y : node.x;
+      const end = alongX ? node.y + node.w : node.x + node.l;
+      node.children.forEach((ch, ci) => {
+        const start = alongX ? ch.y : ch.x;
+        if (!near(start, pos)) fail(`sheet ${si} stage ${depth}: child ${ci} starts at ${start}, expected ${pos}`);
+        // Along the cuts: starts at the region start; a cut child spans it fully, a part may be shorter.
+        const a0 = alongX ? ch.x : ch.y;
+        const aLen = alongX ? ch.l : ch.w;
+        const pa0 = alongX ? node.x : node.y;
+        const paLen = alongX ? node.l : node.w;
+        if (!near(a0, pa0)) fail(`sheet ${si} stage ${depth}: child ${ci} not at the band start`);
+        if (ch.kind === 'cut') {
+          if (!near(aLen, paLen)) fail(`sheet ${si} stage ${depth}: cut child ${ci} does not span the band`);
+          if (ch.along === node.along) fail(`sheet ${si} stage ${depth}: nested cut runs the same way`);
+        } else if (aLen > paLen + EPS) fail(`sheet ${si} stage ${depth}: part child ${ci} longer than the band`);
+        const across = alongX ? ch.w : ch.l;
+        pos = start + across;
+        if (pos > end + EPS) fail(`sheet ${si} stage ${depth}: child ${ci} ends at ${pos} beyond ${end}`);
+        pos += p.kerf;
+        if (ch.kind === 'cut') visit(ch, depth + 1);
+        else visit(ch, depth);
+      });
+    };
+    visit(root, 1);
+
+    // Independent geometric check: no overlaps, and a kerf between any two parts.
+    for (let i = 0; i < rects.length; i++) {
+      for (let j = i + 1; j < rects.length; j++) {
+        const [ax, ay, al, aw] = rects[i]!;
+        const [bx, by, bl, bw] = rects[j]!;
+        const gapX = Math.max(bx - (ax + al), ax - (bx + bl));
+        const gapY = Math.max(by - (ay + aw), ay - (by + bw));
+        if (Math.max(gapX, gapY) < p.kerf - EPS) fail(`sheet ${si}: parts ${i} and ${j} overlap or lack the kerf`);
+      }
+    }
+  });
+
+  if (sol.unplaced.length !== p.parts.length) fail('unplaced has the wrong length');
+  p.parts.forEach((pr, i) => {
+    if (placed[i]! + sol.unplaced[i]! !== pr.q) fail(`part ${i}: placed ${placed[i]} + unplaced ${sol.unplaced[i]} != q ${pr.q}`);
+  });
+  p.stock.forEach((s, i) => {
+    if (s.q >= 0 && sheetsPerStock[i]! > s.q) fail(`stock ${i}: ${sheetsPerStock[i]} sheets > q ${s.q}`);
+  });
+  return { sheetsPerStock, placed, maxDepth };
+}
+
+function solveAndValidate(p: GuillotineProblem): { sol: EngineSolution; check: Check } {
+  const sol = solveGuillotine(p, mod);
+  return { sol, check: validate(p, sol) };
+}
+
+const totalUnplaced = (s: EngineSolution): number => s.unplaced.reduce((a, b) => a + b, 0);
+
+// ---------------------------------------------------------------- tests
+
+describe('guillotine engine: validity', () => {
+  const stocks = [
+    stock(2440, 1220, { trim: { l1: 10, l2: 5, w1: 8, w2: 12 } }),
+    stock(2800, 2070, { cost: 80 }),
+    stock(1220, 610, { grain: 1 }),
+  ];
+
+  for (const firstCut of ['x', 'y'] as Axis[]) {
+    for (const maxPhase of [0, 1, 2, 3, 4]) {
+      it(`mixed instance, firstCut ${firstCut}, maxPhase ${maxPhase}, kerf 4`, () => {
+        const p = problem(stocks, randomParts(60, 7 + maxPhase), { kerf: 4, firstCut, maxPhase, budgetMs: 400 });
+        const { sol, check } = solveAndValidate(p);
+        expect(totalUnplaced(sol)).toBe(0);
+        if (maxPhase > 0) expect(check.maxDepth).toBeLessThanOrEqual(maxPhase);
+        for (const s of sol.sheets) expect(s.root.kind === 'cut' && s.root.along).toBe(firstCut);
+      });
+    }
+  }
+
+  it('uses deeper stages when allowed and useful', () => {
+    // Tall 700x1200 parts form bands that small 300x200 parts fill beside them only with 3+ stages.
+    const p = problem([stock(2440, 1220)], [part(700, 1200, 3, { rotMask: [1, 1, 1] }), part(300, 200, 12, { rotMask: [1, 1, 1] })], {
+      maxPhase: 0,
+    });
+    const { check } = solveAndValidate(p);
+    expect(check.maxDepth).toBeGreaterThanOrEqual(2);
+  });
+
+  it('keeps exactly one kerf between pieces', () => {
+    // 1200 + 4 + 1200 = 2404: both fit one sheet only with an exact kerf gap.
+    const fits = problem([stock(2404, 1220)], [part(1200, 1220, 2, { rotMask: [1, 1, 1] })], { kerf: 4 });
+    const a = solveAndValidate(fits).sol;
+    expect(a.sheets).toHaveLength(1);
+    const xs = a.sheets[0]!.root.kind === 'cut' ? collectParts(a.sheets[0]!.root).map((n) => n.x).sort((u, v) => u - v) : [];
+    expect(xs).toEqual([0, 1204]);
+    const tooWide = problem([stock(2404, 1220)], [part(1200, 1220, 2, { rotMask: [1, 1, 1] })], { kerf: 4.5 });
+    expect(solveAndValidate(tooWide).sol.sheets).toHaveLength(2);
+  });
+
+  it('honours trims: parts stay inside the usable region', () => {
+    const p = problem([stock(1000, 500, { trim: { l1: 20, l2: 30, w1: 40, w2: 50 } })], [part(910, 450, 1, { rotMask: [1, 1, 1] })]);
+    const { sol } = solveAndValidate(p);
+    expect(sol.sheets).toHaveLength(1);
+    const [pn] = collectParts(sol.sheets[0]!.root);
+    expect(pn).toMatchObject({ x: 40, y: 20, l: 910, w: 450 });
+    // One unit more than the usable length fits nowhere.
+    const q = problem([stock(1000, 500, { trim: { l1: 20, l2: 30, w1: 40, w2: 50 } })], [part(911, 450, 1, { rotMask: [1, 1, 1] })]);
+    expect(solveAndValidate(q).sol.unplaced).toEqual([1]);
+  });
+});
+
+describe('guillotine engine: rules', () => {
+  it('honours rotation masks per stock grain', () => {
+    const stocks = [stock(2440, 1220, { grain: 1 }), stock(2440, 1220, { grain: 2 })];
+    const parts = [
+      part(500, 300, 10, { rotMask: [3, 1, 2], stock: [0] }), // grain along x: rot 0 only
+      part(500, 300, 10, { rotMask: [3, 1, 2], stock: [1] }), // grain along y: rot 1 only
+      part(400, 200, 10, { rotMask: [1, 1, 1], stock: [0, 1] }),
+    ];
+    const p = problem(stocks, parts, { kerf: 3 });
+    const { sol } = solveAndValidate(p); // the validator rejects any disallowed rot
+    for (const sh of sol.sheets) {
+      for (const n of collectParts(sh.root)) {
+        if (n.part === 0) expect(n.rot).toBe(0);
+        if (n.part === 1) expect(n.rot).toBe(1);
+        if (n.part === 2) expect(n.rot).toBe(0);
+      }
+    }
+    expect(totalUnplaced(sol)).toBe(0);
+  });
+
+  it('rotates a part only when allowed, and only into a fitting orientation', () => {
+    // 1000x2000 fits a 2440x1220 sheet only turned.
+    const turnable = problem([stock(2440, 1220)], [part(1000, 2000, 1)]);
+    const a = solveAndValidate(turnable).sol;
+    expect(collectParts(a.sheets[0]!.root)[0]!.rot).toBe(1);
+    const locked = problem([stock(2440, 1220)], [part(1000, 2000, 1, { rotMask: [1, 1, 1] })]);
+    expect(solveAndValidate(locked).sol.unplaced).toEqual([1]);
+  });
+
+  it('reports parts that fit nowhere in unplaced', () => {
+    const p = problem(
+      [stock(1000, 1000), stock(500, 500, { grain: 2 })],
+      [
+        part(1200, 100, 2, { stock: [0, 1] }), // bigger than every sheet
+        part(100, 100, 3, { stock: [] }), // no compatible stock
+        part(100, 100, 4, { rotMask: [3, 3, 0], stock: [1] }), // not allowed on grain 2 stock
+        part(400, 400, 5, { stock: [0, 1] }),
+        part(100, 100, 0, { stock: [0] }), // nothing asked
+      ],
+    );
+    const { sol } = solveAndValidate(p);
+    expect(sol.unplaced).toEqual([2, 3, 4, 0, 0]);
+  });
+
+  it('honours stock quantities and counts what does not fit', () => {
+    // 12 parts of 600x400 fill a 2400x1200 sheet: 30 need 3 sheets, only 2 exist.
+    const p = problem([stock(2400, 1200, { q: 2 })], [part(600, 400, 30, { rotMask: [1, 1, 1] })]);
+    const { sol, check } = solveAndValidate(p);
+    expect(check.sheetsPerStock).toEqual([2]);
+    expect(sol.unplaced).toEqual([6]);
+  });
+
+  it('moves to other stock rows when a limited one runs out', () => {
+    // Two 2400x1200 sheets hold 12 each, three 1200x1200 sheets hold 6 each: 42 of 50.
+    const p = problem(
+      [stock(2400, 1200, { q: 1 }), stock(2400, 1200, { q: 1, cost: 5 }), stock(1200, 1200, { q: 3 })],
+      [part(600, 400, 50, { rotMask: [1, 1, 1], stock: [0, 1, 2] })],
+    );
+    const { sol, check } = solveAndValidate(p);
+    expect(check.sheetsPerStock).toEqual([1, 1, 3]);
+    expect(sol.unplaced).toEqual([8]);
+  });
+
+  it('keeps materials apart (parts only on their listed stock)', () => {
+    const p = problem(
+      [stock(2440, 1220), stock(2440, 1220), stock(3050, 1220)],
+      [...randomParts(20, 3, [0]), ...randomParts(20, 4, [1, 2])],
+      { kerf: 3 },
+    );
+    const { sol } = solveAndValidate(p); // the validator checks list membership
+    expect(totalUnplaced(sol)).toBe(0);
+  });
+
+  it('respects the first cut direction', () => {
+    for (const firstCut of ['x', 'y'] as Axis[]) {
+      const p = problem([stock(2440, 1220)], randomParts(30, 11, [0]), { firstCut, kerf: 3, maxPhase: 2 });
+      const { sol } = solveAndValidate(p);
+      expect(sol.sheets.length).toBeGreaterThan(0);
+      for (const s of sol.sheets) expect(s.root.kind === 'cut' && s.root.along).toBe(firstCut);
+    }
+  });
+
+  it('respects maxPhase 1: one part per first-stage band', () => {
+    const p = problem([stock(2440, 1220)], [part(2000, 100, 20, { rotMask: [1, 1, 1] })], { maxPhase: 1, kerf: 2 });
+    const { sol, check } = solveAndValidate(p);
+    expect(check.maxDepth).toBe(1);
+    for (const s of sol.sheets) {
+      if (s.root.kind === 'cut') for (const ch of s.root.children) expect(ch.kind).toBe('part');
+    }
+    // 1220 / 102 -> 11 bands (11*100 + 10*2 = 1120; 12 would need 1222).
+    expect(sol.sheets).toHaveLength(2);
+  });
+
+  it('prefers the smallest sheets with stockSelection smallest', () => {
+    // Everything fits the small sheet: both rules take it.
+    const two = [part(500, 400, 2, { stock: [0, 1] })];
+    const stocks = [stock(2440, 1220), stock(1100, 500)];
+    expect(solveAndValidate(problem(stocks, two, { stockSelection: 'smallest' })).check.sheetsPerStock).toEqual([0, 1]);
+    expect(solveAndValidate(problem(stocks, two, { stockSelection: 'efficiency' })).check.sheetsPerStock).toEqual([0, 1]);
+    // Six 500x500 parts: one 2000x1000 sheet or two 1000x1000 sheets (same area); smallest takes the small ones.
+    const six = [part(500, 500, 6, { stock: [0, 1] })];
+    const ab = [stock(2000, 1000), stock(1000, 1000)];
+    expect(solveAndValidate(problem(ab, six, { stockSelection: 'smallest' })).check.sheetsPerStock).toEqual([0, 2]);
+  });
+
+  it('survives degenerate input without trapping', () => {
+    const p = problem(
+      [stock(0, 1000), stock(1000, 1000, { q: 0 }), stock(100, 100, { trim: { l1: 60, l2: 60, w1: 0, w2: 0 } })],
+      [part(10, 10, 2, { stock: [0, 1, 2, 7] })],
+    );
+    const { sol } = solveAndValidate(p);
+    expect(sol.unplaced).toEqual([2]);
+    expect(sol.sheets).toHaveLength(0);
+    const empty = solveAndValidate(problem([], []));
+    expect(empty.sol.sheets).toHaveLength(0);
+    expect(empty.sol.unplaced).toEqual([]);
+  });
+});
+
+describe('guillotine engine: search', () => {
+  it('is deterministic for the same seed when the effort limit ends the search', () => {
+    const p = problem([stock(2440, 1220), stock(2070, 1000)], randomParts(80, 21, [0, 1]), { kerf: 4, seed: 42, budgetMs: 20000 });
+    const a = solveGuillotine(p, mod);
+    const b = solveGuillotine(p, mod);
+    expect(a.stats.stoppedByDeadline).toBe(false);
+    expect(b.sheets).toEqual(a.sheets);
+    expect(b.unplaced).toEqual(a.unplaced);
+    expect(b.stats.iterations).toBe(a.stats.iterations);
+    validate(p, a);
+  });
+
+  it('stays within the budget on 2,000 parts (budgetMs 300)', () => {
+    const parts = randomParts(1000, 5);
+    const q = parts.reduce((s, x) => s + x.q, 0);
+    // Scale quantities to exactly 2,000 instances.
+    let extra = 2000 - q;
+    for (const pr of parts) {
+      if (extra === 0) break;
+      const d = extra > 0 ? 1 : Math.max(-(pr.q - 1), extra);
+      pr.q += d;
+      extra -= d;
+    }
+    expect(parts.reduce((s, x) => s + x.q, 0)).toBe(2000);
+    const p = problem([stock(2440, 1220), stock(2800, 2070), stock(3050, 1530)], parts, { kerf: 4, budgetMs: 300 });
+    const t0 = performance.now();
+    const sol = solveGuillotine(p, mod);
+    const ms = performance.now() - t0;
+    expect(ms).toBeLessThan(600);
+    expect(sol.stats.elapsedMs).toBeLessThan(600);
+    validate(p, sol);
+    expect(totalUnplaced(sol)).toBe(0);
+  });
+
+  it('handles 20,000 instances and 1,000 stock rows without blowing up', () => {
+    const stocks: EngineStock[] = [];
+    for (let i = 0; i < 1000; i++) stocks.push(stock(1500 + (i % 40) * 25, 800 + (i % 17) * 30, { q: 50 }));
+    const ids = stocks.map((_, i) => i);
+    const parts = randomParts(2000, 9, ids).map((pr) => ({ ...pr, q: 10 }));
+    const p = problem(stocks, parts, { kerf: 3, budgetMs: 1000 });
+    const t0 = performance.now();
+    const sol = solveGuillotine(p, mod);
+    expect(performance.now() - t0).toBeLessThan(4000);
+    validate(p, sol);
+    expect(totalUnplaced(sol)).toBe(0);
+  });
+});
+
+describe('guillotine engine: quality', () => {
+  it('40 parts of 400x300 on 2440x1220, kerf 0: 2 sheets (24 per sheet, area bound 2)', () => {
+    const p = problem([stock(2440, 1220)], [part(400, 300, 40)]);
+    const { sol } = solveAndValidate(p);
+    expect(sol.lowerBound).toBe(2);
+    expect(sol.sheets).toHaveLength(2);
+  });
+
+  it('perfect tilings are found: 36 of 600x400 on 2400x1200 -> 3 sheets', () => {
+    const p = problem([stock(2400, 1200)], [part(600, 400, 36)]);
+    const { sol } = solveAndValidate(p);
+    expect(sol.lowerBound).toBe(3);
+    expect(sol.sheets).toHaveLength(3);
+  });
+
+  it('kerf-aware tiling: 48 of 600x300 on 2440x1220 with kerf 4 -> 3 sheets of 16', () => {
+    const p = problem([stock(2440, 1220)], [part(600, 300, 48)], { kerf: 4 });
+    const { sol } = solveAndValidate(p);
+    expect(sol.sheets).toHaveLength(3);
+  });
+
+  it('zero-waste guillotine puzzle (3 sheets cut into 3-stage pieces) needs at most 4 sheets', () => {
+    // Cut three 2400x1200 sheets into strips, then pieces, then stacked parts: the optimum is 3.
+    const r = rng(77);
+    const parts: EnginePart[] = [];
+    for (let s = 0; s < 3; s++) {
+      let y = 0;
+      while (y < 1200) {
+        const h = Math.min(1200 - y, 200 + Math.floor(r() * 4) * 100);
+        let x = 0;
+        while (x < 2400) {
+          const w = Math.min(2400 - x, 300 + Math.floor(r() * 5) * 100);
+          const split = r() < 0.4 && h >= 200;
+          if (split) {
+            const h1 = 100 * Math.max(1, Math.floor((h / 100) * r()));
+            parts.push(part(w, h1, 1), part(w, h - h1, 1));
+          } else parts.push(part(w, h, 1));
+          x += w;
+        }
+        y += h;
+      }
+    }
+    const p = problem([stock(2400, 1200)], parts, { maxPhase: 3 });
+    const { sol } = solveAndValidate(p);
+    expect(sol.lowerBound).toBe(3);
+    expect(sol.sheets.length).toBeLessThanOrEqual(4);
+  });
+
+  it('reports an area lower bound that no solution beats', () => {
+    const p = problem([stock(2440, 1220), stock(1220, 1220)], randomParts(100, 31, [0, 1]), { kerf: 3, budgetMs: 1000 });
+    const { sol } = solveAndValidate(p);
+    expect(sol.lowerBound).toBeGreaterThan(0);
+    expect(sol.sheets.length).toBeGreaterThanOrEqual(sol.lowerBound);
+    expect(sol.stats.timeToBestMs).toBeLessThanOrEqual(sol.stats.elapsedMs + EPS);
+  });
+});
+
+function collectParts(node: EngineNode): Extract<EngineNode, { kind: 'part' }>[] {
+  if (node.kind === 'part') return [node];
+  return node.children.flatMap(collectParts);
+}
