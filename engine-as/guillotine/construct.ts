@@ -29,6 +29,9 @@ export class Constructor {
   private candPlaced: Float64Array = new Float64Array(16);
   private candCount: Int32Array = new Int32Array(16);
 
+  /** Set when a run had to hurry past its deadline (its result then depends on timing). */
+  hurried: bool = false;
+
   constructor(inst: Instance) {
     this.inst = inst;
     this.filler = new Filler(inst);
@@ -82,6 +85,7 @@ export class Constructor {
       if (deadline > 0 && now() >= deadline) {
         if (abortable) return ABORTED;
         late = true;
+        this.hurried = true;
       }
       // Candidate stock types (component list is largest first).
       let nc = 0;

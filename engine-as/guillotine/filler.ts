@@ -7,16 +7,20 @@
 // room is filled the same way (strips -> stacks -> ..., alternating). At the last allowed
 // stage the band is the part itself and the free trim cut takes it to size.
 //
-// The root (stage 1) opens bands with the first item of the priority order that fits
-// (LEAD); inside a band the filler compares the first K fitting items and takes the one
-// that fills the band's height best (FIT). Both rules only read the genome, so search
-// strategies can be swapped above this file without touching geometry.
+// Choosing the opener of a band:
+//  - LEAD (root): the first item of the priority order that fits, preferred orientation.
+//  - FIT (inside a band): among the first K fitting items, the one that fills the band's
+//    height best.
+//  - Look-ahead (genome.strips at the root, genome.stacks inside): build the band for a
+//    few candidate openers, keep the densest, roll the others back.
+// The rules only read the genome, so search strategies can change above this file
+// without touching geometry.
 
 import { Instance, AXIS_X, typeL, typeW, typeArea } from "./instance";
 import { fitBuild, fitSet, fitTighten, fitSetStock, fitAny, fitFirst, fitMask, fitLeafType } from "./fitindex";
 import { Genome } from "./genome";
 import { F64Vec } from "../common/arrays";
-import { NODE_STRIDE, N_CHILDREN, KIND_CUT, KIND_PART } from "./layout";
+import { NODE_STRIDE, N_KIND, N_ITEM, N_CHILDREN, KIND_CUT, KIND_PART } from "./layout";
 
 export class Filler {
   inst: Instance;
@@ -29,6 +33,7 @@ export class Filler {
   private g: Genome;
   private pickT: i32 = -1;
   private pickR: i32 = 0;
+  private trialDepth: i32 = 0;
 
   constructor(inst: Instance) {
     this.inst = inst;
@@ -102,7 +107,12 @@ export class Filler {
         if (avail + eps <= 0) break;
         const X = dir == AXIS_X ? A : avail;
         const Y = dir == AXIS_X ? avail : A;
-        const ok = ft < 0 ? this.lead(X, Y) : this.fit(dir, X, Y, A);
+        // Look-ahead (build candidate bands, keep the densest) when the band has room to fill.
+        // Inside a trial band only the greedy rules run, so the cost stays linear in L.
+        const L = this.trialDepth > 0 ? 1 : ft < 0 ? this.g.strips : this.g.stacks;
+        let ok: bool;
+        if (L > 1 && deeper) ok = this.bestBand(stage, dir, ox, oy, A, start, X, Y, L, ft >= 0);
+        else ok = ft < 0 ? this.lead(X, Y) : this.fit(dir, X, Y, A);
         if (!ok) break;
         t = this.pickT;
         r = this.pickR;
@@ -123,6 +133,87 @@ export class Filler {
       n++;
     }
     unchecked((this.nodes.data[me + N_CHILDREN] = <f64>n));
+  }
+
+  /**
+   * Band look-ahead: builds the band opened by each of L candidate (type, rotation)
+   * openers, keeps the one whose band is densest and rolls the others back. Candidates are
+   * the first fitting openers in priority order; inside a band (`inner`) the FIT choice is
+   * tried first.
+   */
+  private bestBand(stage: i32, dir: i32, ox: f64, oy: f64, A: f64, start: f64, X: f64, Y: f64, L: i32, inner: bool): bool {
+    const eps = this.inst.eps;
+    let bestT = -1;
+    let bestR = 0;
+    let bestScore: f64 = -1;
+    let firstT = -1;
+    let firstR = 0;
+    if (inner) {
+      if (!this.fit(dir, X, Y, A)) return false;
+      firstT = this.pickT;
+      firstR = this.pickR;
+      const sc = this.trialBand(stage, dir, ox, oy, A, start, firstT, firstR);
+      bestScore = sc;
+      bestT = firstT;
+      bestR = firstR;
+    }
+    let tried = inner ? 1 : 0;
+    let from = 0;
+    while (tried < L) {
+      const leaf = fitFirst(from, X + eps, Y + eps);
+      if (leaf < 0) break;
+      from = leaf + 1;
+      const t = fitLeafType(leaf);
+      const fm = fitMask(leaf, X + eps, Y + eps);
+      const pr = unchecked(this.g.prefRot[t]);
+      for (let j = 0; j < 2 && tried < L; j++) {
+        const r = j == 0 ? pr : 1 - pr;
+        if ((fm & (1 << r)) == 0 || (t == firstT && r == firstR)) continue;
+        tried++;
+        const score = this.trialBand(stage, dir, ox, oy, A, start, t, r);
+        if (score > bestScore + 1e-12) {
+          bestScore = score;
+          bestT = t;
+          bestR = r;
+        }
+      }
+    }
+    if (bestT < 0) return false;
+    this.pickT = bestT;
+    this.pickR = bestR;
+    return true;
+  }
+
+  /** Builds the band opened by (t, r) at `start`, measures its density and rolls it back. */
+  private trialBand(stage: i32, dir: i32, ox: f64, oy: f64, A: f64, start: f64, t: i32, r: i32): f64 {
+    const ex = r == 0 ? typeL(t) : typeW(t);
+    const ey = r == 0 ? typeW(t) : typeL(t);
+    const across = dir == AXIS_X ? ey : ex;
+    const mark = this.nodes.len;
+    const area0 = this.placedArea;
+    const count0 = this.placedCount;
+    this.take(t);
+    this.trialDepth++;
+    this.fillNode(stage + 1, 1 - dir, dir == AXIS_X ? ox : ox + start, dir == AXIS_X ? oy + start : oy, across, A, t, r);
+    this.trialDepth--;
+    const score = (this.placedArea - area0) / (across * A);
+    this.rollback(mark);
+    this.placedArea = area0;
+    this.placedCount = count0;
+    return score;
+  }
+
+  /** Gives back the parts written after node offset `mark` and drops those nodes. */
+  private rollback(mark: i32): void {
+    const d = this.nodes.data;
+    for (let i = mark; i < this.nodes.len; i += NODE_STRIDE) {
+      if (<i32>unchecked(d[i + N_KIND]) != KIND_PART) continue;
+      const t = <i32>unchecked(d[i + N_ITEM]);
+      const c = unchecked(this.counts[t]) + 1;
+      unchecked((this.counts[t] = c));
+      if (c == 1) fitSet(unchecked(this.leafOf[t]), true);
+    }
+    this.nodes.len = mark;
   }
 
   /** LEAD rule: first fitting item in priority order, preferred orientation when it fits. */

@@ -16,6 +16,10 @@ export class Genome {
   prefRot: Int32Array;
   /** Fill look-ahead: candidates compared when filling a strip or stack (1 = first fit). */
   K: i32 = 1;
+  /** Strip look-ahead: first-stage openers tried per strip (1 = take the first that fits). */
+  strips: i32 = 1;
+  /** Look-ahead inside bands: openers of pieces/stacks tried per band (1 = FIT only). */
+  stacks: i32 = 1;
 
   constructor(nTypes: i32) {
     this.key = new Float64Array(nTypes > 0 ? nTypes : 1);
@@ -65,7 +69,8 @@ function ruleValue(inst: Instance, t: i32, r: i32, rot: i32, scale: f64): f64 {
 
 /**
  * Writes keys and orientations for `types[0..n)` under rule `rule`. `noise` in [0, 1)
- * multiplies each value by a random factor in [1 - noise, 1 + noise] to diversify.
+ * multiplies each value by a random factor in [1 - noise, 1 + noise] to diversify. K and
+ * strips set the filler's look-ahead (see Genome).
  */
 export function shapeGenome(
   g: Genome,
@@ -76,6 +81,8 @@ export function shapeGenome(
   orient: i32,
   noise: f64,
   K: i32,
+  strips: i32,
+  stacks: i32,
   rng: Rng,
 ): void {
   let scale: f64 = 1.0;
@@ -92,4 +99,6 @@ export function shapeGenome(
     unchecked((g.prefRot[t] = rot));
   }
   g.K = K < 1 ? 1 : K;
+  g.strips = strips < 1 ? 1 : strips;
+  g.stacks = stacks < 1 ? 1 : stacks;
 }

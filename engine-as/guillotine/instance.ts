@@ -244,11 +244,13 @@ export function decode(inp: Float64Array): Instance | null {
   const nP = count(inp[L.H_NPARTS]);
   const nL = count(inp[L.H_NLISTS]);
   const nR = count(inp[L.H_NREFS]);
+  // Check the declared sizes against the buffer in f64 first, so the i32 offsets cannot wrap.
+  const need = <f64>L.HEADER_LEN + <f64>nS * L.STOCK_STRIDE + <f64>nP * L.PART_STRIDE + <f64>nL * L.LIST_STRIDE + <f64>nR;
+  if (<f64>inp.length < need) return null;
   const stockBase = L.HEADER_LEN;
   const partBase = stockBase + nS * L.STOCK_STRIDE;
   const listBase = partBase + nP * L.PART_STRIDE;
   const refBase = listBase + nL * L.LIST_STRIDE;
-  if (<f64>inp.length < <f64>refBase + <f64>nR) return null;
 
   const inst = new Instance();
   inst.kerf = nonNeg(inp[L.H_KERF]);

@@ -23,6 +23,10 @@ import { fitVisits } from "./fitindex";
 
 const NOISE_LEVELS: StaticArray<f64> = [0.0, 0.03, 0.1, 0.3];
 const LOOKAHEADS: StaticArray<i32> = [1, 2, 4, 8];
+const STRIP_TRIES: StaticArray<i32> = [1, 2, 4, 8];
+const STACK_TRIES: StaticArray<i32> = [1, 2, 4, 8];
+/** Minimum effort charged per search step (in fit-index visits). */
+const ITERATION_WORK: i64 = 64;
 /** Keeps full sheets drawable as LNS partners, rarely. */
 const WASTE_FLOOR: f64 = 0.02;
 
@@ -81,7 +85,8 @@ export class Search {
     const rule = rules[i % RULES];
     const orient = (i / RULES) % 2;
     const K = (i / (2 * RULES)) % 2 == 0 ? 4 : 1;
-    shapeGenome(this.genome, inst, types, types.length, rule, orient, 0.0, K, this.rng);
+    const strips = (i / (2 * RULES)) % 2 == 0 ? 1 : 2;
+    shapeGenome(this.genome, inst, types, types.length, rule, orient, 0.0, K, strips, 1, this.rng);
   }
 
   private randomGenome(types: Int32Array, n: i32): void {
@@ -90,7 +95,9 @@ export class Search {
     const orient = rng.float() < 0.3 ? ORIENT_RANDOM : rng.int(2);
     const noise = NOISE_LEVELS[rng.int(4)];
     const K = LOOKAHEADS[rng.int(4)];
-    shapeGenome(this.genome, this.inst, types, n, rule, orient, noise, K, rng);
+    const strips = STRIP_TRIES[rng.int(4)];
+    const stacks = STACK_TRIES[rng.int(4)];
+    shapeGenome(this.genome, this.inst, types, n, rule, orient, noise, K, strips, stacks, rng);
   }
 
   /** First complete solution of component c; never aborted (past `deadline` it only hurries). */
@@ -98,6 +105,7 @@ export class Search {
     this.fixedGenome(c, 0);
     const list = this.constructAll(c, deadline, false);
     this.install(c, list!);
+    if (this.cons.hurried) this.stoppedByDeadline = true;
   }
 
   /** Full construction of component c with the current genome; null if aborted. */
@@ -155,9 +163,12 @@ export class Search {
     const n = unchecked(inst.cInstances[c]);
     const fixed = n <= 500 ? 2 * 2 * RULES : n <= 3000 ? 8 : 2;
     let gi = 1;
+    let steps: i64 = 0;
     while (true) {
       if (this.optimal(c)) break;
-      if (this.work() - w0 >= workLimit) break;
+      // Every step costs at least ITERATION_WORK, so moves that find nothing to fit still end.
+      if (this.work() - w0 + steps * ITERATION_WORK >= workLimit) break;
+      steps++;
       if (now() >= deadline) {
         this.stoppedByDeadline = true;
         break;

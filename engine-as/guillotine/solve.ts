@@ -9,8 +9,10 @@ import { encodeResult, encodeError } from "./output";
 import { Budget, now } from "../common/clock";
 
 /** Effort per component, in fit-index visits, as a multiple of its first construction. */
-const EFFORT_FACTOR: f64 = 150.0;
+const EFFORT_FACTOR: f64 = 400.0;
 const EFFORT_MIN: f64 = 200000.0;
+/** Whole-run effort cap (about a second here), so big jobs under long budgets still end. */
+const EFFORT_CAP: f64 = 50000000.0;
 /** Part of the budget kept back for encoding and the host's decoding. */
 const BUDGET_RESERVE: f64 = 0.1;
 
@@ -39,13 +41,15 @@ export function solveGuillotine(input: Float64Array): Float64Array {
 
   let left: f64 = 0;
   for (let c = 0; c < nC; c++) left += <f64>inst.cInstances[c];
+  const total = left;
   const factor = inst.timeStrategy ? EFFORT_FACTOR / 4.0 : EFFORT_FACTOR;
   for (let c = 0; c < nC; c++) {
     const share = left > 0 ? <f64>inst.cInstances[c] / left : 1.0;
     left -= <f64>inst.cInstances[c];
     const t = now();
     const deadline = t + Math.max(0.0, budget.deadline - t) * share;
-    const limit = <i64>Math.max(EFFORT_MIN, factor * firstWork[c]);
+    const capShare = ((inst.timeStrategy ? EFFORT_CAP / 4.0 : EFFORT_CAP) * <f64>inst.cInstances[c]) / total;
+    const limit = <i64>Math.max(EFFORT_MIN, Math.min(factor * firstWork[c], capShare));
     search.improve(c, deadline, limit);
   }
   return encodeResult(inst, search, lbTotal, budget.elapsed());

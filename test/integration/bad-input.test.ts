@@ -1,7 +1,7 @@
 // Bad input of every kind gets a clear 4xx error body naming what is wrong; never a 500,
 // never a hung or lost job.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, submit, waitForResult } from '../support/client.js';
+import { call, postEarlyAnswer, submit, waitForResult } from '../support/client.js';
 import { DEV_KEY, startServer, type KerfServer } from '../support/server.js';
 
 let server: KerfServer;
@@ -93,8 +93,8 @@ describe('bad requests', () => {
   });
 
   it('a body over 8 MB is a 413', async () => {
-    const big = JSON.stringify({ ...ok, padding: 'x'.repeat(8 * 1024 * 1024 + 10) });
-    const reply = await post(big, { 'content-type': 'application/json' });
+    const big = Buffer.from(JSON.stringify({ ...ok, padding: 'x'.repeat(8 * 1024 * 1024 + 10) }));
+    const reply = await postEarlyAnswer(`${server.url}/v3/calculate`, { authorization: DEV_KEY, 'content-type': 'application/json' }, big);
     expect(reply.status).toBe(413);
     expectErrorBody(reply);
   });

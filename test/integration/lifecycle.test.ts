@@ -11,7 +11,7 @@ import { validateLayout } from '../support/validate-layout.js';
 const heavy = (seed: number) => ({
   saw: { bladeWidth: 3, options: { seed } },
   stock: [{ l: 2800, w: 2070 }, { l: 2440, w: 1220 }, { l: 3050, w: 1530 }],
-  parts: Array.from({ length: 400 }, (_, i) => ({ l: 80 + ((i * 37 + seed) % 700), w: 60 + ((i * 53) % 400), q: 40 })),
+  parts: Array.from({ length: 150 }, (_, i) => ({ l: 80 + ((i * 37 + seed) % 700), w: 60 + ((i * 53) % 400), q: 10 })),
 });
 
 function jobRows(dataDir: string) {

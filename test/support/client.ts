@@ -1,3 +1,4 @@
+import http from 'node:http';
 // A small HTTP client for the tests: real requests with the global fetch.
 export interface Reply {
   status: number;
@@ -41,4 +42,24 @@ export async function waitForResult(base: string, key: string, jobId: number, ti
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`job ${jobId} not ready within ${timeoutMs} ms`);
+}
+
+/**
+ * Sends a body with node:http and resolves on the response even when the server answers
+ * early and closes while the body is still being written (413 from Content-Length).
+ */
+export function postEarlyAnswer(url: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; json: any }> {
+  return new Promise((resolve, reject) => {
+    let answered = false;
+    const request = http.request(url, { method: 'POST', headers: { ...headers, 'content-length': String(body.length) } }, (response) => {
+      answered = true;
+      let text = '';
+      response.on('data', (chunk) => (text += chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, json: text ? JSON.parse(text) : undefined }));
+    });
+    request.on('error', (error) => {
+      if (!answered) reject(error);
+    });
+    request.end(body);
+  });
 }

@@ -368,8 +368,9 @@ function simulateCuts(req: Req, sheet: Sheet, v: string[]): void {
       if (c.dir !== req.firstDir && req.headCuts && !headCutUsed && staged.length === 0) {
         headCutUsed = true; // a single head cut in the other direction; its pieces restart at stage 0
       } else {
-        if (c.dir !== req.firstDir) v.push(`${label}: first cut runs along ${c.dir} but cutPreference requires the first cut along ${req.firstDir}`);
-        stage = 1;
+        // A first cut across the preferred direction means stage 1 left the sheet whole (one band
+        // needs no cut): it is a stage-2 cut, and the stage limit below still counts it.
+        stage = c.dir === req.firstDir ? 1 : 2;
         dir = c.dir;
       }
     } else {

@@ -42,7 +42,7 @@ const requestArb = fc.record({
 function calculate(raw: unknown) {
   const normalized = normalizeRequest(calculationRequest.parse(raw));
   if ('issues' in normalized) throw new Error(JSON.stringify(normalized.issues));
-  const outcome = run({ kind: 'calculate', jobId: 1, attempt: 1, request: JSON.stringify(normalized.request), budgetMs: 300, minOffcut: 50 });
+  const outcome = run({ kind: 'calculate', jobId: 1, attempt: 1, request: JSON.stringify(normalized.request), budgetMs: 150, minOffcut: 50 });
   if (!outcome.ok) throw new Error(outcome.message);
   return JSON.parse(outcome.result);
 }
@@ -56,9 +56,10 @@ describe('calculation pipeline on random requests', () => {
         const requested = request.parts.reduce((n, p) => n + p.q, 0);
         const unplaced = result.unusableParts.reduce((n: number, u: { q: number }) => n + u.q, 0);
         expect(result.metadata.totalPartsProduced + unplaced).toBe(requested);
-        expect(result.metadata.totalUsedStock).toBeGreaterThanOrEqual(result.metadata.lowerBound);
+        // The bound counts sheets for every part; it binds only when every part was placed.
+        if (unplaced === 0) expect(result.metadata.totalUsedStock).toBeGreaterThanOrEqual(result.metadata.lowerBound);
       }),
-      { numRuns: 80, seed: 20261122 },
+      { numRuns: 50, seed: 20261122 },
     );
   });
 

@@ -1,0 +1,207 @@
+// What every export reads from the stored result record: the sheets (one per stock entry,
+// with its distinct placements), the part rows and their numbers, placed outlines, drilling
+// in stock coordinates, and number formatting. The record is the only source: the request
+// is not stored, so nothing here may need it.
+import type { ResultCut, ResultOffcut, ResultPart, ResultRecord, ResultStock } from '../schema/result.js';
+
+export interface Pt { x: number; y: number }
+
+/** A part as stored, with the fields nesting adds (rotation in degrees, the placed outline). */
+export type RecordPart = ResultPart & { rotation?: number; placedOutline?: Pt[]; placedHoles?: Pt[][] };
+export type ExportRecord = Omit<ResultRecord, 'parts'> & { parts: RecordPart[] };
+
+export interface PartRow {
+  /** "<part row>" of the ids "<part row>.<copy>". */
+  row: string;
+  /** 1-based, in record order: the number printed on diagrams, lists and PTX PART_INDEX. */
+  number: number;
+  first: RecordPart;
+  requested: number;
+  placed: number;
+}
+
+/** One distinct position on a sheet; on a stacked entry it holds `ids.length` instances. */
+export interface Placement {
+  part: RecordPart;
+  row: PartRow;
+  ids: string[];
+  /** Bounding box in stock coordinates (x along the stock's length). */
+  x: number;
+  y: number;
+  dx: number;
+  dy: number;
+  /** Closed outline in stock coordinates: the placed outline of a nested part, else the rectangle. */
+  outline: Pt[];
+  holes: Pt[][];
+}
+
+export interface Sheet {
+  /** 1-based pattern number among the used stock entries. */
+  number: number;
+  stock: ResultStock;
+  placements: Placement[];
+  cuts: ResultCut[];
+  offcuts: ResultOffcut[];
+}
+
+export interface Drill { x: number; y: number; diameter: number; depth: number | null; partId: string }
+
+export function parseRecord(json: string): ExportRecord {
+  // Not parsed with the zod schema: it would strip the fields nesting adds.
+  return JSON.parse(json) as ExportRecord;
+}
+
+export const rowOf = (id: string) => id.slice(0, Math.max(0, id.lastIndexOf('.'))) || id;
+export const kerfOf = (record: ExportRecord) => Number(record.saw.bladeWidth) || 0;
+
+/** The record carries no units; a saw setting `units` would tell, else millimetres (the norm for panels). */
+export function unitsOf(record: ExportRecord): 'mm' | 'in' {
+  const u = String(record.saw.units ?? '').toLowerCase();
+  return u === 'in' || u === 'inch' || u === 'inches' ? 'in' : 'mm';
+}
+
+/** Numbers as given: at most 6 decimals (the record's own rounding), never an exponent. */
+export function fmt(n: number): string {
+  if (!Number.isFinite(n)) return '0';
+  const s = n.toFixed(6).replace(/\.?0+$/, '');
+  return s === '-0' ? '0' : s;
+}
+
+export function partRows(record: ExportRecord): PartRow[] {
+  const rows = new Map<string, PartRow>();
+  for (const p of record.parts) {
+    const key = rowOf(p.id);
+    let row = rows.get(key);
+    if (!row) rows.set(key, (row = { row: key, number: rows.size + 1, first: p, requested: 0, placed: 0 }));
+    row.requested++;
+    if (p.added) row.placed++;
+  }
+  return [...rows.values()];
+}
+
+/** Extent of a placed part along x and y. */
+export function placedSize(p: RecordPart): { dx: number; dy: number } {
+  if (p.placedOutline?.length) {
+    const box = bounds(p.placedOutline);
+    return { dx: box.maxX - box.minX, dy: box.maxY - box.minY };
+  }
+  const turned = p.rot === 1 || (p.rotation !== undefined && Math.round(((p.rotation % 180) + 180) % 180) === 90);
+  return turned ? { dx: p.w, dy: p.l } : { dx: p.l, dy: p.w };
+}
+
+export function bounds(points: Pt[]) {
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (const p of points) {
+    minX = Math.min(minX, p.x); maxX = Math.max(maxX, p.x);
+    minY = Math.min(minY, p.y); maxY = Math.max(maxY, p.y);
+  }
+  return { minX, minY, maxX, maxY };
+}
+
+function angleOf(p: RecordPart): number {
+  return p.rotation ?? (p.rot === 1 ? 90 : 0);
+}
+
+/**
+ * A point given in the part's own frame (x along l, y along w, from its bottom-left) to stock
+ * coordinates: turned counter-clockwise by the part's rotation, then moved so that the turned
+ * l x w rectangle's bounding box starts at the part's x, y.
+ */
+export function toStock(p: RecordPart, local: Pt): Pt {
+  const a = (angleOf(p) * Math.PI) / 180;
+  const cos = Math.abs(Math.cos(a)) < 1e-12 ? 0 : Math.cos(a);
+  const sin = Math.abs(Math.sin(a)) < 1e-12 ? 0 : Math.sin(a);
+  const turn = (q: Pt) => ({ x: q.x * cos - q.y * sin, y: q.x * sin + q.y * cos });
+  const box = bounds([{ x: 0, y: 0 }, { x: p.l, y: 0 }, { x: p.l, y: p.w }, { x: 0, y: p.w }].map(turn));
+  const t = turn(local);
+  return { x: (p.x ?? 0) + t.x - box.minX, y: (p.y ?? 0) + t.y - box.minY };
+}
+
+/** Drilling (machining.holes and hingeHoles) in stock coordinates. */
+export function drillsOf(p: RecordPart): Drill[] {
+  const m = p.machining as { holes?: unknown; hingeHoles?: unknown } | undefined;
+  const list = [...(Array.isArray(m?.holes) ? m.holes : []), ...(Array.isArray(m?.hingeHoles) ? m.hingeHoles : [])];
+  const out: Drill[] = [];
+  for (const h of list as Record<string, unknown>[]) {
+    const x = Number(h?.x), y = Number(h?.y), diameter = Number(h?.diameter);
+    if (![x, y, diameter].every(Number.isFinite) || diameter <= 0) continue;
+    const at = toStock(p, { x, y });
+    const depth = Number(h.depth);
+    out.push({ x: at.x, y: at.y, diameter, depth: Number.isFinite(depth) && depth > 0 ? depth : null, partId: p.id });
+  }
+  return out;
+}
+
+export type Side = 'l1' | 'l2' | 'w1' | 'w2';
+export const SIDES: Side[] = ['l1', 'l2', 'w1', 'w2'];
+
+/** Edge banding per side (l1/l2 the long sides, w1/w2 the short ones): the band's name, '' when banded without one, null when bare. */
+export function bandingOf(p: RecordPart): Record<Side, string | null> {
+  const sides = ((p.extras as { banding?: { sides?: Record<string, unknown> } } | undefined)?.banding?.sides) ?? {};
+  const out = {} as Record<Side, string | null>;
+  for (const side of SIDES) {
+    const v = sides[side];
+    out[side] = v === true ? '' : typeof v === 'string' && v.trim() !== '' ? v.trim() : typeof v === 'number' && v > 0 ? String(v) : null;
+  }
+  return out;
+}
+
+/**
+ * Direction of a placed part's grain on the stock: the grain runs along its longer side ('l')
+ * or its shorter side ('w'); null when the part has none.
+ */
+export function partGrainAxis(p: RecordPart): 'x' | 'y' | null {
+  if (p.grain !== 'l' && p.grain !== 'w') return null;
+  const { dx, dy } = p.placedOutline?.length ? { dx: p.l, dy: p.w } : placedSize(p);
+  const longerAlongX = dx >= dy;
+  return (p.grain === 'l') === longerAlongX ? 'x' : 'y';
+}
+
+/** The stock's grain: 'l' runs along its length (x). */
+export function stockGrainAxis(s: ResultStock): 'x' | 'y' | null {
+  return s.grain === 'l' ? 'x' : s.grain === 'w' ? 'y' : null;
+}
+
+/** The used stock entries in record order, each with its distinct placements, cuts in saw order and offcuts. */
+export function sheetsOf(record: ExportRecord): Sheet[] {
+  const rows = new Map(partRows(record).map((r) => [r.row, r]));
+  const used = record.stock.filter((s) => s.used && s.stack > 0);
+  const byStock = new Map(used.map((s, i) => [s.id, { number: i + 1, stock: s, placements: [] as Placement[], cuts: [] as ResultCut[], offcuts: [] as ResultOffcut[] }]));
+  const seen = new Map<string, Placement>();
+  for (const p of record.parts) {
+    if (!p.added || !p.stock || p.x === null || p.y === null) continue;
+    const sheet = byStock.get(p.stock.id);
+    if (!sheet) continue;
+    // A stacked entry lists each placement once per sheet: the copies share x, y and rotation.
+    const key = `${p.stock.id}|${p.x}|${p.y}|${angleOf(p)}`;
+    const existing = seen.get(key);
+    if (existing) {
+      existing.ids.push(p.id);
+      continue;
+    }
+    const { dx, dy } = placedSize(p);
+    const outline = p.placedOutline?.length
+      ? p.placedOutline
+      : [{ x: p.x, y: p.y }, { x: p.x + dx, y: p.y }, { x: p.x + dx, y: p.y + dy }, { x: p.x, y: p.y + dy }];
+    const box = bounds(outline);
+    const placement: Placement = {
+      part: p, row: rows.get(rowOf(p.id))!, ids: [p.id],
+      x: box.minX, y: box.minY, dx, dy, outline, holes: p.placedHoles ?? [],
+    };
+    seen.set(key, placement);
+    sheet.placements.push(placement);
+  }
+  for (const c of record.cuts) byStock.get(c.stock.id)?.cuts.push(c);
+  for (const o of record.offcuts) byStock.get(o.stock.id)?.offcuts.push(o);
+  for (const sheet of byStock.values()) sheet.cuts.sort((a, b) => a.order - b.order);
+  return [...byStock.values()];
+}
+
+/** "2800 x 2070 x 18" (the thickness when known). */
+export function sizeText(s: { l: number; w: number; t: number | null }, times = ' × '): string {
+  return [s.l, s.w, ...(s.t !== null && s.t !== undefined ? [s.t] : [])].map(fmt).join(times);
+}
+
+export function cutLength(c: ResultCut): number {
+  return Math.abs(c.x2 - c.x1) + Math.abs(c.y2 - c.y1);
+}
