@@ -4,7 +4,7 @@ SHELL := /bin/bash
 PORT ?= 8080
 export PORT
 
-.PHONY: install build run test bench bench-api bench-engine clean
+.PHONY: install build run test chromium bench bench-api bench-engine bench-linear clean
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -15,22 +15,46 @@ install: node_modules/.installed
 build/engine.wasm: node_modules/.installed asconfig.json $(shell find engine-as -name '*.ts')
 	npx asc engine-as/index.ts --config asconfig.json --target release
 
+# The linear (1D) engine has its own entry and config (asc merges the root config's entries).
+build/linear.wasm: node_modules/.installed engine-as/linear/asconfig.json engine-as/linear.ts $(shell find engine-as/linear engine-as/common -name '*.ts')
+	npx asc --config engine-as/linear/asconfig.json --target release
+
+# The mesh engine (model analysis) has its own entry and config too.
+build/mesh.wasm: node_modules/.installed engine-as/mesh/asconfig.json engine-as/mesh.ts $(shell find engine-as/mesh -name '*.ts')
+	npx asc --config engine-as/mesh/asconfig.json --target release
+
 dist/.built: node_modules/.installed tsconfig.json $(shell find src bench -name '*.ts')
 	npx tsc -p .
 	touch $@
 
-build: build/engine.wasm dist/.built
+build: build/engine.wasm build/linear.wasm build/mesh.wasm dist/.built
 
 run: build
-	node dist/src/main.js
+	KERF_WEBHOOK_ALLOW_LOOPBACK=1 node dist/src/main.js
 
-test: build
+# The account page's browser tests drive Debian's Chromium (CI runs as root on Debian).
+chromium:
+	@command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
+
+test: build chromium
 	npx vitest run
 
-bench: bench-api
+bench: bench-api bench-engine bench-linear bench-analysis
 
 bench-api: build
 	node dist/bench/api.js
+
+# Guillotine engine on the public rectangle sets (BENCH_ENGINE_LIMIT_MS, BENCH_ENGINE_FULL=1; see bench/engine.ts).
+bench-engine: build
+	node dist/bench/engine.js
+
+# Linear (1D) engine on BPPLIB, a stratified sample by default (BENCH_LINEAR_FULL=1; see bench/linear.ts).
+bench-linear: build
+	node dist/bench/linear.js
+
+# Model analysis: a generated 2,000,000-triangle binary STL (target: under 4 s and 1 GB).
+bench-analysis: build
+	node dist/bench/analysis.js
 
 clean:
 	rm -rf dist build node_modules/.installed

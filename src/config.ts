@@ -25,7 +25,20 @@ export interface Config {
   /** Smallest leftover reported as an offcut, in request units (each side). */
   minOffcut: number;
   logLevel: string;
+  /** Webhook deliveries may go to loopback (development, tests) or private addresses. */
+  webhookAllowLoopback: boolean;
+  webhookAllowPrivate: boolean;
+  /** Endpoint health thresholds of account-default webhook URLs. */
+  webhookWarnAfterMs: number;
+  webhookDisableAfterMs: number;
+  /** SMTP server for e-mail (smtp://user:pass@host:port); without one mail goes to <data dir>/mail. */
+  smtpUrl?: string;
+  mailFrom: string;
+  /** The address users reach the service at, for links in e-mails. */
+  publicUrl?: string;
 }
+
+const flag = (value: string | undefined) => value === '1' || value === 'true';
 
 function int(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -50,5 +63,12 @@ export function loadConfig(env = process.env): Config {
     defaultMonthlyCalls: int('KERF_MONTHLY_CALLS', 100_000),
     minOffcut: int('KERF_MIN_OFFCUT', 50),
     logLevel: env.KERF_LOG_LEVEL ?? 'info',
+    webhookAllowLoopback: flag(env.KERF_WEBHOOK_ALLOW_LOOPBACK),
+    webhookAllowPrivate: flag(env.KERF_WEBHOOK_ALLOW_PRIVATE),
+    webhookWarnAfterMs: int('KERF_WEBHOOK_WARN_HOURS', 72) * 3_600_000,
+    webhookDisableAfterMs: int('KERF_WEBHOOK_DISABLE_HOURS', 120) * 3_600_000,
+    smtpUrl: env.KERF_SMTP_URL || undefined,
+    mailFrom: env.KERF_MAIL_FROM ?? 'kerf <no-reply@kerf.local>',
+    publicUrl: env.KERF_PUBLIC_URL || undefined,
   };
 }

@@ -6,6 +6,7 @@ import { AccountStore } from './accounts/accounts.js';
 import { ensureDevAccount } from './accounts/dev-account.js';
 import { Metering } from './accounts/metering.js';
 import { MemoryRateLimiter } from './accounts/rate-limit.js';
+import { Sessions } from './accounts/sessions.js';
 import { buildApp } from './api/app.js';
 import { loadConfig } from './config.js';
 import { openDatabase } from './db/sqlite.js';
@@ -13,6 +14,11 @@ import { Dispatcher } from './jobs/dispatcher.js';
 import { SqliteJobStore } from './jobs/sqlite-store.js';
 import { createMetrics } from './metrics.js';
 import { EnginePool } from './pool/pool.js';
+import { systemClock } from './clock.js';
+import { Deliverer } from './webhooks/deliverer.js';
+import { EndpointHealth } from './webhooks/health.js';
+import { createMailer } from './webhooks/mailer.js';
+import { Outbox } from './webhooks/outbox.js';
 
 async function main() {
   const config = loadConfig();
@@ -20,25 +26,40 @@ async function main() {
   const db = openDatabase(config.dataDir);
   const accounts = new AccountStore(db, { ratePerMinute: config.defaultRatePerMinute, monthlyCalls: config.defaultMonthlyCalls });
   const metering = new Metering(db);
-  const jobs = new SqliteJobStore(db, config.retentionMs);
+  const outbox = new Outbox(db);
+  const jobs = new SqliteJobStore(db, config.retentionMs, outbox);
   const metrics = createMetrics();
   const pool = new EnginePool(config.poolThreads, config.abortGraceMs);
   const owner = `${os.hostname()}:${process.pid}`;
-  const dispatcher = new Dispatcher(jobs, pool, metering, metrics, log.child({ component: 'dispatcher' }), {
+  const health = new EndpointHealth(db, { warnAfterMs: config.webhookWarnAfterMs, disableAfterMs: config.webhookDisableAfterMs });
+  const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: log.child({ component: 'mail' }) });
+  const publicUrl = config.publicUrl ?? `http://${config.host}:${config.port}`;
+  const deliverer = new Deliverer(outbox, accounts, health, mailer, systemClock, log.child({ component: 'webhooks' }), {
+    policy: { allowLoopback: config.webhookAllowLoopback, allowPrivate: config.webhookAllowPrivate },
+    accountPageUrl: `${publicUrl}/account`,
+  });
+  const dispatcher = new Dispatcher(jobs, pool, metering, accounts, metrics, log.child({ component: 'dispatcher' }), {
     owner,
     budgetMs: config.jobBudgetMs,
     minOffcut: config.minOffcut,
     maxAttempts: config.maxAttempts,
+    onDelivery: () => void deliverer.tick(),
   });
   const dev = ensureDevAccount(accounts, config.dataDir, config.devApiKey);
-  const app = await buildApp({ config, accounts, metering, limiter: new MemoryRateLimiter(), jobs, dispatcher, pool, metrics }, log);
+  const sessions = new Sessions(db);
+  const app = await buildApp({
+    config, accounts, metering, limiter: new MemoryRateLimiter(), jobs, dispatcher, pool, metrics, sessions, outbox, health, deliverer,
+  }, log);
 
   await dispatcher.start();
+  deliverer.start();
   const sweeper = setInterval(() => void jobs.expire().catch((err) => log.error({ err }, 'expiry sweep failed')), 60_000);
   sweeper.unref();
   await app.listen({ host: config.host, port: config.port });
   const address = `http://${config.host}:${(app.server.address() as { port: number }).port}`;
-  process.stdout.write(`\nkerf is listening on ${address}\n  API key (development account): ${dev.apiKey}\n  API docs: ${address}/docs\n\n`);
+  const link = `${config.publicUrl ?? address}/account/login/link?token=${sessions.issueLink(dev.accountId)}`;
+  process.stdout.write(`\nkerf is listening on ${address}\n  API key (development account): ${dev.apiKey}\n`
+    + `  account page (one-time sign-in link, 24 h): ${link}\n  API docs: ${address}/docs\n\n`);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -48,6 +69,7 @@ async function main() {
     clearInterval(sweeper);
     await app.close();
     await dispatcher.stop();
+    await deliverer.stop();
     await pool.close();
     db.close();
     process.exit(0);

@@ -28,6 +28,7 @@ export class Constructor {
   private cand: Int32Array = new Int32Array(16);
   private candPlaced: Float64Array = new Float64Array(16);
   private candCount: Int32Array = new Int32Array(16);
+  private tally: Int32Array = new Int32Array(16);
 
   /** Set when a run had to hurry past its deadline (its result then depends on timing). */
   hurried: bool = false;
@@ -139,12 +140,44 @@ export class Constructor {
         }
       }
       const cnt = unchecked(this.candCount[chosen]);
-      out.push(new Sheet(s, nodes, unchecked(this.candPlaced[chosen]), cnt, unchecked(inst.sArea[s]), unchecked(inst.sCost[s])));
+      const placedArea = unchecked(this.candPlaced[chosen]);
+      out.push(new Sheet(s, nodes, placedArea, cnt, unchecked(inst.sArea[s]), unchecked(inst.sCost[s])));
       remaining -= cnt;
       if (unchecked(avail[s]) > 0) unchecked((avail[s] -= 1));
       last = s;
+      if (inst.repeat) {
+        // Copies of the same pattern (sharing its immutable node array) while demand lasts.
+        const reps = this.repeats(nodes, demand, unchecked(avail[s]));
+        for (let k = 0; k < reps; k++) {
+          out.push(new Sheet(s, nodes, placedArea, cnt, unchecked(inst.sArea[s]), unchecked(inst.sCost[s])));
+          this.redo(nodes, demand);
+          remaining -= cnt;
+          if (unchecked(avail[s]) > 0) unchecked((avail[s] -= 1));
+        }
+      }
     }
     return DONE;
+  }
+
+  /** How many more copies of `nodes` the demand (and `avail` sheets, -1 unlimited) allow. */
+  private repeats(nodes: Float64Array, demand: Int32Array, avail: i32): i32 {
+    this.tally = ensureI32(this.tally, this.inst.nTypes);
+    const tally = this.tally;
+    for (let i = 0; i < nodes.length; i += NODE_STRIDE) {
+      if (<i32>unchecked(nodes[i + N_KIND]) == KIND_PART) unchecked((tally[<i32>unchecked(nodes[i + N_ITEM])] += 1));
+    }
+    let reps: i32 = avail < 0 ? i32.MAX_VALUE : avail;
+    for (let i = 0; i < nodes.length; i += NODE_STRIDE) {
+      if (<i32>unchecked(nodes[i + N_KIND]) != KIND_PART) continue;
+      const t = <i32>unchecked(nodes[i + N_ITEM]);
+      const c = unchecked(tally[t]);
+      if (c > 0) {
+        const r = unchecked(demand[t]) / c;
+        if (r < reps) reps = r;
+        unchecked((tally[t] = 0));
+      }
+    }
+    return reps;
   }
 
   /** Gives back the parts of the filler's last pattern. */

@@ -12,7 +12,11 @@
 //  - FIT (inside a band): among the first K fitting items, the one that fills the band's
 //    height best.
 //  - Look-ahead (genome.strips at the root, genome.stacks inside): build the band for a
-//    few candidate openers, keep the densest, roll the others back.
+//    few candidate openers, keep the densest, roll the others back. With genome.wide the
+//    look-ahead also tries bands 2-5 openers thick, whose rows then hold several parts.
+//  - genome.dp: a last-stage stack is completed by a knapsack over its remaining room.
+//  - Head cuts (instance.headCuts): the unused tail of the first-stage bands is cut off
+//    across the sheet and filled as a region of its own.
 // The rules only read the genome, so search strategies can change above this file
 // without touching geometry.
 
@@ -21,6 +25,12 @@ import { fitBuild, fitSet, fitTighten, fitSetStock, fitAny, fitFirst, fitMask, f
 import { Genome } from "./genome";
 import { F64Vec } from "../common/arrays";
 import { NODE_STRIDE, N_KIND, N_ITEM, N_CHILDREN, KIND_CUT, KIND_PART } from "./layout";
+
+/** Largest stack room (in size units) and table size the knapsack takes on; beyond, FIT fills. */
+const DP_MAX_CAP: i32 = 2000;
+const DP_MAX_CELLS: i32 = 400000;
+/** Widest band tried, in opener extents. */
+const WIDE_MAX: i32 = 5;
 
 export class Filler {
   inst: Instance;
@@ -33,7 +43,12 @@ export class Filler {
   private g: Genome;
   private pickT: i32 = -1;
   private pickR: i32 = 0;
+  /** Band thickness in copies of the opener's extent (wide bands; see bestBand). */
+  private pickM: i32 = 1;
   private trialDepth: i32 = 0;
+  private dpCand: F64Vec = new F64Vec(256);
+  private dpVal: Float64Array = new Float64Array(64);
+  private dpTake: Uint8Array = new Uint8Array(1024);
 
   constructor(inst: Instance) {
     this.inst = inst;
@@ -75,16 +90,71 @@ export class Filler {
     const Y = unchecked(inst.sYL[s]);
     if (!fitAny(X + inst.eps, Y + inst.eps)) return 0;
     const dir = inst.firstDir;
-    this.fillNode(1, dir, unchecked(inst.sX0[s]), unchecked(inst.sY0[s]), dir == AXIS_X ? X : Y, dir == AXIS_X ? Y : X, -1, 0);
+    const ox = unchecked(inst.sX0[s]);
+    const oy = unchecked(inst.sY0[s]);
+    this.fillNode(1, dir, ox, oy, dir == AXIS_X ? X : Y, dir == AXIS_X ? Y : X, -1, 0);
+    if (inst.headCuts && this.placedCount > 0) this.headCut(dir, ox, oy, dir == AXIS_X ? X : Y, dir == AXIS_X ? Y : X);
     if (this.placedCount == 0) this.nodes.clear();
     return this.placedArea;
+  }
+
+  /**
+   * Head cut: the first-stage bands rarely use their whole length, so the sheet is cut
+   * across once where the longest band ends and the tail is filled as a region of its own
+   * (stage 1 again). The tree gets a root along the other direction with those two children.
+   */
+  private headCut(dir: i32, ox: f64, oy: f64, A: f64, B: f64): void {
+    const inst = this.inst;
+    const kerf = inst.kerf;
+    const eps = inst.eps;
+    const v = this.nodes;
+    const d = v.data;
+    const o = dir == AXIS_X ? ox : oy;
+    let used: f64 = 0;
+    for (let i = 0; i < v.len; i += NODE_STRIDE) {
+      if (<i32>unchecked(d[i + N_KIND]) != KIND_PART) continue;
+      const end = dir == AXIS_X ? unchecked(d[i + 3]) + unchecked(d[i + 5]) : unchecked(d[i + 4]) + unchecked(d[i + 6]);
+      used = Math.max(used, end - o);
+    }
+    const rest = A - used - kerf;
+    if (rest <= eps) return;
+    if (!fitAny((dir == AXIS_X ? rest : B) + eps, (dir == AXIS_X ? B : rest) + eps)) return;
+    // Keep the current tree, then rebuild: head root, the clamped old root, the tail.
+    const old = new Float64Array(v.len);
+    memory.copy(old.dataStart, d.dataStart, <usize>v.len << 3);
+    const count0 = this.placedCount;
+    v.clear();
+    this.emit(KIND_CUT, 1 - dir, -1, ox, oy, dir == AXIS_X ? A : B, dir == AXIS_X ? B : A);
+    unchecked((v.data[N_CHILDREN] = 2.0));
+    const limit = o + used;
+    for (let i = 0; i < old.length; i += NODE_STRIDE) {
+      v.reserve(NODE_STRIDE);
+      const b = v.len;
+      for (let k = 0; k < NODE_STRIDE; k++) unchecked((v.data[b + k] = unchecked(old[i + k])));
+      // Cut nodes that ran the full length now end where the head cut is.
+      if (<i32>unchecked(old[i + N_KIND]) == KIND_CUT) {
+        if (dir == AXIS_X) unchecked((v.data[b + 5] = Math.min(unchecked(old[i + 5]), limit - unchecked(old[i + 3]))));
+        else unchecked((v.data[b + 6] = Math.min(unchecked(old[i + 6]), limit - unchecked(old[i + 4]))));
+      }
+      v.len = b + NODE_STRIDE;
+    }
+    const tx = dir == AXIS_X ? ox + used + kerf : ox;
+    const ty = dir == AXIS_X ? oy : oy + used + kerf;
+    this.fillNode(1, dir, tx, ty, rest, B, -1, 0);
+    if (this.placedCount == count0) {
+      // Nothing went into the tail: back to the plain tree.
+      v.clear();
+      v.reserve(old.length);
+      memory.copy(v.data.dataStart, old.dataStart, <usize>old.length << 3);
+      v.len = old.length;
+    }
   }
 
   /**
    * Fills the cut node with origin (ox, oy), extent A along dir and B across. ft/fr: the
    * item (and rotation) that opened this node in the parent band; it is placed first.
    */
-  private fillNode(stage: i32, dir: i32, ox: f64, oy: f64, A: f64, B: f64, ft: i32, fr: i32): void {
+  private fillNode(stage: i32, dir: i32, ox: f64, oy: f64, A: f64, B: f64, ft: i32, fr: i32, wide: bool = false): void {
     const inst = this.inst;
     const me = this.nodes.len;
     this.emit(KIND_CUT, dir, -1, ox, oy, dir == AXIS_X ? A : B, dir == AXIS_X ? B : A);
@@ -98,6 +168,7 @@ export class Filler {
       const start = n == 0 ? 0.0 : pos + kerf;
       let t: i32;
       let r: i32;
+      let m: i32 = 1;
       const forced = n == 0 && ft >= 0;
       if (forced) {
         t = ft;
@@ -111,28 +182,148 @@ export class Filler {
         // Inside a trial band only the greedy rules run, so the cost stays linear in L.
         const L = this.trialDepth > 0 ? 1 : ft < 0 ? this.g.strips : this.g.stacks;
         let ok: bool;
+        this.pickM = 1;
         if (L > 1 && deeper) ok = this.bestBand(stage, dir, ox, oy, A, start, X, Y, L, ft >= 0);
         else ok = ft < 0 ? this.lead(X, Y) : this.fit(dir, X, Y, A);
         if (!ok) break;
         t = this.pickT;
         r = this.pickR;
+        m = this.pickM;
       }
       const ex = r == 0 ? typeL(t) : typeW(t);
       const ey = r == 0 ? typeW(t) : typeL(t);
-      const across = dir == AXIS_X ? ey : ex;
+      const across = dir == AXIS_X ? <f64>m * ey + <f64>(m - 1) * kerf : <f64>m * ex + <f64>(m - 1) * kerf;
       const bx = dir == AXIS_X ? ox : ox + start;
       const by = dir == AXIS_X ? oy + start : oy;
       if (!forced) this.take(t); // the opener was taken by the parent band
-      if (forced || !deeper) {
+      if (forced && wide && deeper) {
+        // A wide band's opener opens a row of its own, where more parts go beside it.
+        this.fillNode(stage + 1, 1 - dir, bx, by, across, A, t, r);
+      } else if (forced || !deeper) {
         this.emit(KIND_PART, r, t, bx, by, ex, ey);
       } else {
         // The band: along extent `across`, and the whole of A available for its pieces.
-        this.fillNode(stage + 1, 1 - dir, bx, by, across, A, t, r);
+        this.fillNode(stage + 1, 1 - dir, bx, by, across, A, t, r, m > 1);
       }
       pos = start + across;
       n++;
+      // Last stage inside a band: the rest of the stack by knapsack when the genome asks.
+      if (forced && !deeper && this.g.dp) {
+        const added = this.dpStack(dir, ox, oy, A, B, pos);
+        if (added >= 0) {
+          n += added;
+          break;
+        }
+      }
     }
     unchecked((this.nodes.data[me + N_CHILDREN] = <f64>n));
+  }
+
+  /**
+   * Fills the rest of a last-stage stack (extent A along dir, B across, pieces so far end at
+   * `pos`) with the item set of largest area whose extents across, each plus one kerf, fit
+   * in B - pos: a bounded knapsack over integer sizes. Returns the pieces added, or -1 when
+   * the sizes are not small integers (the caller then goes on greedily).
+   */
+  private dpStack(dir: i32, ox: f64, oy: f64, A: f64, B: f64, pos: f64): i32 {
+    const inst = this.inst;
+    const kerf = inst.kerf;
+    const eps = inst.eps;
+    const capF = B - pos;
+    if (capF - kerf <= eps) return 0;
+    if (capF > <f64>DP_MAX_CAP || kerf != Math.floor(kerf)) return -1;
+    const cap = <i32>Math.floor(capF + eps);
+    if (Math.abs(<f64>cap - capF) > eps) return -1;
+    const X = dir == AXIS_X ? A : capF - kerf;
+    const Y = dir == AXIS_X ? capF - kerf : A;
+    // Candidates: every fitting type once, in the orientation reaching furthest along A.
+    const cand = this.dpCand;
+    cand.clear();
+    let items = 0;
+    let from = 0;
+    while (true) {
+      const leaf = fitFirst(from, X + eps, Y + eps);
+      if (leaf < 0) break;
+      from = leaf + 1;
+      const t = fitLeafType(leaf);
+      const fm = fitMask(leaf, X + eps, Y + eps);
+      let r = -1;
+      let bestAlong: f64 = -1;
+      for (let o = 0; o < 2; o++) {
+        if ((fm & (1 << o)) == 0) continue;
+        const along = (dir == AXIS_X) == (o == 0) ? typeL(t) : typeW(t);
+        if (along > bestAlong + eps) {
+          bestAlong = along;
+          r = o;
+        }
+      }
+      if (r < 0) continue;
+      const across = (dir == AXIS_X) == (r == 0) ? typeW(t) : typeL(t);
+      if (across != Math.floor(across)) return -1;
+      const wgt = <i32>across + <i32>kerf;
+      if (wgt <= 0) return -1;
+      const copies = min(unchecked(this.counts[t]), cap / wgt);
+      // Copies split in powers of two: each group is one 0/1 item.
+      let left = copies;
+      for (let g = 1; left > 0; g <<= 1) {
+        const m = g < left ? g : left;
+        cand.push(<f64>t);
+        cand.push(<f64>r);
+        cand.push(<f64>m);
+        cand.push(<f64>(wgt * m));
+        left -= m;
+        items++;
+      }
+      if (items * (cap + 1) > DP_MAX_CELLS) return -1;
+    }
+    if (items == 0) return 0;
+    // 0/1 knapsack with a take-table for reconstruction.
+    if (this.dpVal.length < cap + 1) this.dpVal = new Float64Array(cap + 1);
+    const val = this.dpVal;
+    for (let c = 0; c <= cap; c++) unchecked((val[c] = 0));
+    const cells = items * (cap + 1);
+    if (this.dpTake.length < cells) this.dpTake = new Uint8Array(cells);
+    const take = this.dpTake;
+    const cd = cand.data;
+    for (let i = 0; i < items; i++) {
+      const b = i * 4;
+      const t = <i32>unchecked(cd[b]);
+      const m = unchecked(cd[b + 2]);
+      const w = <i32>unchecked(cd[b + 3]);
+      const v = typeArea(t) * m;
+      const row = i * (cap + 1);
+      for (let c = 0; c < w && c <= cap; c++) unchecked((take[row + c] = 0));
+      for (let c = cap; c >= w; c--) {
+        const nv = unchecked(val[c - w]) + v;
+        if (nv > unchecked(val[c]) + 1e-9) {
+          unchecked((val[c] = nv));
+          unchecked((take[row + c] = 1));
+        } else unchecked((take[row + c] = 0));
+      }
+    }
+    // Walk back from the full capacity; emit the chosen pieces one kerf apart.
+    let c = cap;
+    let p = pos;
+    let added = 0;
+    for (let i = items - 1; i >= 0; i--) {
+      if (unchecked(take[i * (cap + 1) + c]) == 0) continue;
+      const b = i * 4;
+      const t = <i32>unchecked(cd[b]);
+      const r = <i32>unchecked(cd[b + 1]);
+      const m = <i32>unchecked(cd[b + 2]);
+      c -= <i32>unchecked(cd[b + 3]);
+      const ex = r == 0 ? typeL(t) : typeW(t);
+      const ey = r == 0 ? typeW(t) : typeL(t);
+      const across = dir == AXIS_X ? ey : ex;
+      for (let k = 0; k < m; k++) {
+        const start = p + kerf;
+        this.take(t);
+        this.emit(KIND_PART, r, t, dir == AXIS_X ? ox : ox + start, dir == AXIS_X ? oy + start : oy, ex, ey);
+        p = start + across;
+        added++;
+      }
+    }
+    return added;
   }
 
   /**
@@ -146,13 +337,14 @@ export class Filler {
     let bestT = -1;
     let bestR = 0;
     let bestScore: f64 = -1;
+    let bestM = 1;
     let firstT = -1;
     let firstR = 0;
     if (inner) {
       if (!this.fit(dir, X, Y, A)) return false;
       firstT = this.pickT;
       firstR = this.pickR;
-      const sc = this.trialBand(stage, dir, ox, oy, A, start, firstT, firstR);
+      const sc = this.trialBand(stage, dir, ox, oy, A, start, firstT, firstR, 1);
       bestScore = sc;
       bestT = firstT;
       bestR = firstR;
@@ -170,31 +362,48 @@ export class Filler {
         const r = j == 0 ? pr : 1 - pr;
         if ((fm & (1 << r)) == 0 || (t == firstT && r == firstR)) continue;
         tried++;
-        const score = this.trialBand(stage, dir, ox, oy, A, start, t, r);
+        const score = this.trialBand(stage, dir, ox, oy, A, start, t, r, 1);
         if (score > bestScore + 1e-12) {
           bestScore = score;
           bestT = t;
           bestR = r;
+          bestM = 1;
+        }
+        // Wide bands: as thick as m openers side by side, so a row of the band's stacks can
+        // hold several parts (a band's thickness otherwise always equals one part's extent).
+        if (this.g.wide && stage + 2 <= this.inst.maxStage) {
+          const one = (dir == AXIS_X) == (r == 0) ? typeW(t) : typeL(t);
+          const room = (dir == AXIS_X ? Y : X) + eps;
+          for (let m = 2; m <= WIDE_MAX && <f64>m * one + <f64>(m - 1) * this.inst.kerf <= room; m++) {
+            const sm = this.trialBand(stage, dir, ox, oy, A, start, t, r, m);
+            if (sm > bestScore + 1e-12) {
+              bestScore = sm;
+              bestT = t;
+              bestR = r;
+              bestM = m;
+            }
+          }
         }
       }
     }
     if (bestT < 0) return false;
     this.pickT = bestT;
     this.pickR = bestR;
+    this.pickM = bestM;
     return true;
   }
 
   /** Builds the band opened by (t, r) at `start`, measures its density and rolls it back. */
-  private trialBand(stage: i32, dir: i32, ox: f64, oy: f64, A: f64, start: f64, t: i32, r: i32): f64 {
+  private trialBand(stage: i32, dir: i32, ox: f64, oy: f64, A: f64, start: f64, t: i32, r: i32, m: i32): f64 {
     const ex = r == 0 ? typeL(t) : typeW(t);
     const ey = r == 0 ? typeW(t) : typeL(t);
-    const across = dir == AXIS_X ? ey : ex;
+    const across = <f64>m * (dir == AXIS_X ? ey : ex) + <f64>(m - 1) * this.inst.kerf;
     const mark = this.nodes.len;
     const area0 = this.placedArea;
     const count0 = this.placedCount;
     this.take(t);
     this.trialDepth++;
-    this.fillNode(stage + 1, 1 - dir, dir == AXIS_X ? ox : ox + start, dir == AXIS_X ? oy + start : oy, across, A, t, r);
+    this.fillNode(stage + 1, 1 - dir, dir == AXIS_X ? ox : ox + start, dir == AXIS_X ? oy + start : oy, across, A, t, r, m > 1);
     this.trialDepth--;
     const score = (this.placedArea - area0) / (across * A);
     this.rollback(mark);

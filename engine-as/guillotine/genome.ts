@@ -20,6 +20,10 @@ export class Genome {
   strips: i32 = 1;
   /** Look-ahead inside bands: openers of pieces/stacks tried per band (1 = FIT only). */
   stacks: i32 = 1;
+  /** Fill last-stage stacks by a knapsack over the remaining height instead of FIT. */
+  dp: bool = false;
+  /** Also try bands several opener extents thick (see Filler.bestBand). */
+  wide: bool = false;
 
   constructor(nTypes: i32) {
     this.key = new Float64Array(nTypes > 0 ? nTypes : 1);
@@ -98,6 +102,8 @@ export function shapeGenome(
     unchecked((g.key[t] = -v));
     unchecked((g.prefRot[t] = rot));
   }
+  g.dp = false;
+  g.wide = false;
   g.K = K < 1 ? 1 : K;
   g.strips = strips < 1 ? 1 : strips;
   g.stacks = stacks < 1 ? 1 : stacks;

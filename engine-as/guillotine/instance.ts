@@ -22,6 +22,10 @@ export class Instance {
   timeStrategy: bool = false;
   seed: u64 = 0;
   budgetMs: f64 = 0;
+  /** Effort-limit scale (1 default); 0 = no effort limit, only the budget stops the search. */
+  effort: f64 = 1;
+  /** Repeat each committed sheet pattern while demand and stock allow. */
+  repeat: bool = false;
   /** Absolute tolerance for "fits" comparisons, scaled to the largest dimension. */
   eps: f64 = 1e-9;
 
@@ -262,6 +266,8 @@ export function decode(inp: Float64Array): Instance | null {
   inst.timeStrategy = inp[L.H_STRATEGY] == 1;
   inst.seed = seedFromF64(inp[L.H_SEED]);
   inst.budgetMs = nonNeg(inp[L.H_BUDGET]);
+  inst.effort = nonNeg(inp[L.H_EFFORT]);
+  inst.repeat = inp[L.H_REPEAT] == 1;
   inst.nPartRows = nP;
   inst.nStockRows = nS;
 

@@ -1,7 +1,7 @@
 // Flat input/output layout of the guillotine engine. The TypeScript facade
 // (src/engine/guillotine.ts) mirrors these numbers: change both together and bump the version.
 
-export const FORMAT_VERSION: i32 = 1;
+export const FORMAT_VERSION: i32 = 3;
 
 // ---- input: header, stock rows, part rows, stock lists, list references (all f64) ----
 export const H_VERSION: i32 = 0;
@@ -17,7 +17,11 @@ export const H_SEED: i32 = 9;
 export const H_BUDGET: i32 = 10; // ms
 export const H_NLISTS: i32 = 11;
 export const H_NREFS: i32 = 12;
-export const HEADER_LEN: i32 = 13;
+/** Scale of the deterministic effort limit: 1 = default, 0 = none (stop at the budget only). */
+export const H_EFFORT: i32 = 13;
+/** 1 = repeat each sheet pattern while the demand lasts (identical sheets stack; beam saws cut them as books). */
+export const H_REPEAT: i32 = 14;
+export const HEADER_LEN: i32 = 15;
 
 // Stock row: l, w, q, cost, trim l1, l2, w1, w2, grain, reserved.
 export const STOCK_STRIDE: i32 = 10;

@@ -29,6 +29,10 @@ const STACK_TRIES: StaticArray<i32> = [1, 2, 4, 8];
 const ITERATION_WORK: i64 = 64;
 /** Keeps full sheets drawable as LNS partners, rarely. */
 const WASTE_FLOOR: f64 = 0.02;
+/** Share of random genomes whose stacks are filled by the knapsack (see Filler.dpStack). */
+const DP_SHARE: f64 = 0.2;
+/** Share of random genomes that also try wide bands. */
+const WIDE_SHARE: f64 = 0.3;
 
 export class Search {
   inst: Instance;
@@ -98,6 +102,8 @@ export class Search {
     const strips = STRIP_TRIES[rng.int(4)];
     const stacks = STACK_TRIES[rng.int(4)];
     shapeGenome(this.genome, this.inst, types, n, rule, orient, noise, K, strips, stacks, rng);
+    this.genome.dp = rng.float() < DP_SHARE;
+    this.genome.wide = rng.float() < WIDE_SHARE;
   }
 
   /** First complete solution of component c; never aborted (past `deadline` it only hurries). */

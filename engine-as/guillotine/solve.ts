@@ -49,7 +49,9 @@ export function solveGuillotine(input: Float64Array): Float64Array {
     const t = now();
     const deadline = t + Math.max(0.0, budget.deadline - t) * share;
     const capShare = ((inst.timeStrategy ? EFFORT_CAP / 4.0 : EFFORT_CAP) * <f64>inst.cInstances[c]) / total;
-    const limit = <i64>Math.max(EFFORT_MIN, Math.min(factor * firstWork[c], capShare));
+    // effort 0: no deterministic limit (benchmarks with a wall-clock limit); the i64 cast saturates far below.
+    const scaled = Math.max(EFFORT_MIN, Math.min(factor * firstWork[c], capShare)) * inst.effort;
+    const limit = inst.effort > 0 ? <i64>Math.min(scaled, 4e18) : i64.MAX_VALUE;
     search.improve(c, deadline, limit);
   }
   return encodeResult(inst, search, lbTotal, budget.elapsed());

@@ -10,7 +10,13 @@ export interface Account {
   onHold: boolean;
   webhookUrl: string | null;
   signingSecret: string;
+  /** The secret before the last rotation, still signed with until `previousSecretUntil`. */
+  previousSecret: string | null;
+  previousSecretUntil: number | null;
 }
+
+/** How long an old signing secret keeps signing after a rotation, so receivers can switch. */
+export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 
 export interface ApiKeyInfo {
   id: number;
@@ -28,6 +34,8 @@ interface AccountRow {
   on_hold: number;
   webhook_url: string | null;
   signing_secret: string;
+  previous_secret: string | null;
+  previous_secret_until: number | null;
 }
 
 function toAccount(row: AccountRow): Account {
@@ -39,6 +47,8 @@ function toAccount(row: AccountRow): Account {
     onHold: row.on_hold === 1,
     webhookUrl: row.webhook_url,
     signingSecret: row.signing_secret,
+    previousSecret: row.previous_secret,
+    previousSecretUntil: row.previous_secret_until,
   };
 }
 
@@ -147,8 +157,29 @@ export class AccountStore {
     this.changed();
   }
 
+  setWebhookUrl(accountId: number, url: string | null): void {
+    this.db.prepare('UPDATE accounts SET webhook_url = ? WHERE id = ?').run(url, accountId);
+    this.changed();
+  }
+
+  /** A new signing secret; the old one keeps signing for ROTATION_OVERLAP_MS. */
+  rotateSigningSecret(accountId: number, now = Date.now()): string {
+    const secret = newSigningSecret();
+    this.db
+      .prepare('UPDATE accounts SET previous_secret = signing_secret, previous_secret_until = ?, signing_secret = ? WHERE id = ?')
+      .run(now + ROTATION_OVERLAP_MS, secret, accountId);
+    this.changed();
+    return secret;
+  }
+
   setHold(accountId: number, onHold: boolean): void {
     this.db.prepare('UPDATE accounts SET on_hold = ? WHERE id = ?').run(onHold ? 1 : 0, accountId);
     this.changed();
   }
+}
+
+/** The secrets a delivery is signed with now: the current one, and the previous one during the overlap. */
+export function signingSecrets(account: Account, now: number): string[] {
+  const previous = account.previousSecret && (account.previousSecretUntil ?? 0) > now ? [account.previousSecret] : [];
+  return [account.signingSecret, ...previous];
 }

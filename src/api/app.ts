@@ -4,8 +4,11 @@ import Fastify, { LogController } from 'fastify';
 import type { Logger } from 'pino';
 import { LIMITS } from '../schema/request.js';
 import { errorBody, handleError } from './errors.js';
+import { accountRoutes } from './routes/account.js';
+import { analysisRoutes } from './routes/analysis.js';
 import { calculateRoutes } from './routes/calculate.js';
 import { docsRoutes } from './routes/docs.js';
+import { exportRoutes } from './routes/export.js';
 import { legacyRoutes } from './routes/legacy.js';
 import { opsRoutes } from './routes/ops.js';
 import { resultRoutes } from './routes/result.js';
@@ -32,8 +35,11 @@ export async function buildApp(services: Services, logger: Logger) {
   });
   await app.register(docsRoutes);
   await app.register(async (scope) => calculateRoutes(scope, services));
+  await app.register(async (scope) => analysisRoutes(scope, services));
   await app.register(async (scope) => resultRoutes(scope, services));
+  await app.register(async (scope) => exportRoutes(scope, services));
   await app.register(async (scope) => opsRoutes(scope, services));
+  await app.register(async (scope) => accountRoutes(scope, services));
   await app.register(legacyRoutes);
   return app;
 }

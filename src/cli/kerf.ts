@@ -5,7 +5,10 @@ import { parseArgs } from 'node:util';
 import { AccountStore, type Account } from '../accounts/accounts.js';
 import { Metering } from '../accounts/metering.js';
 import { loadConfig } from '../config.js';
+import { Sessions } from '../accounts/sessions.js';
 import { openDatabase } from '../db/sqlite.js';
+import { EndpointHealth } from '../webhooks/health.js';
+import { Outbox } from '../webhooks/outbox.js';
 
 const USAGE = `usage: kerf accounts <command> [options]
 
@@ -17,6 +20,12 @@ const USAGE = `usage: kerf accounts <command> [options]
   allowance --account A [--monthly N] [--rate N]   set calls per month and per minute
   hold --account A | release --account A      put on hold (403 on every call) or release
   usage --account A                           this month's calls and compute seconds
+  webhook --account A (--url U | --clear)     set or clear the default webhook URL
+  secret --account A                          reveal the webhook signing secret
+  rotate-secret --account A                   new signing secret (the old one signs for 24 h more)
+  reenable-webhook --account A                re-enable a disabled endpoint and replay skipped deliveries
+  login-link --account A                      a one-time sign-in link to the account page (24 h)
+  set-password --account A --password P       set the account page password (10+ characters)
 
 A is an account id or e-mail. The database is in KERF_DATA_DIR (default .data).`;
 
@@ -29,7 +38,7 @@ function main(argv: string[]): void {
     args: rest,
     options: {
       email: { type: 'string' }, account: { type: 'string' }, rate: { type: 'string' }, monthly: { type: 'string' },
-      label: { type: 'string' }, key: { type: 'string' },
+      label: { type: 'string' }, key: { type: 'string' }, url: { type: 'string' }, clear: { type: 'boolean' }, password: { type: 'string' },
     },
   });
   const config = loadConfig();
@@ -102,6 +111,39 @@ function main(argv: string[]): void {
         const account = target();
         const usage = metering.usage(account.id);
         out(`${usage.month}: ${usage.calls} of ${account.monthlyCalls} calls, ${usage.computeSeconds.toFixed(3)} compute seconds`);
+        break;
+      }
+      case 'webhook': {
+        const account = target();
+        if (!values.clear && !values.url) throw new UsageError('--url or --clear is required');
+        if (values.url && !/^https?:\/\/[^\s]+$/.test(values.url)) throw new UsageError(`--url must be an http or https URL, got "${values.url}"`);
+        accounts.setWebhookUrl(account.id, values.clear ? null : values.url!);
+        out(values.clear ? `account ${account.id}: default webhook cleared` : `account ${account.id}: default webhook ${values.url}`);
+        break;
+      }
+      case 'secret':
+        out(target().signingSecret);
+        break;
+      case 'rotate-secret':
+        out(accounts.rotateSigningSecret(target().id));
+        break;
+      case 'reenable-webhook': {
+        const account = target();
+        new EndpointHealth(db, { warnAfterMs: config.webhookWarnAfterMs, disableAfterMs: config.webhookDisableAfterMs }).reenable(account.id);
+        const replayed = new Outbox(db).replaySkipped(account.id, Date.now());
+        out(`account ${account.id}: webhook endpoint enabled; ${replayed} skipped deliveries queued again`);
+        break;
+      }
+      case 'login-link': {
+        const base = config.publicUrl ?? `http://${config.host}:${config.port}`;
+        out(`${base}/account/login/link?token=${new Sessions(db).issueLink(target().id)}`);
+        break;
+      }
+      case 'set-password': {
+        const account = target();
+        if (!values.password || values.password.length < 10) throw new UsageError('--password with at least 10 characters is required');
+        new Sessions(db).setPassword(account.id, values.password);
+        out(`account ${account.id}: password set`);
         break;
       }
       default:

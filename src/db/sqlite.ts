@@ -52,6 +52,52 @@ const migrations: string[] = [
    );
    CREATE INDEX jobs_queue ON jobs(state, id);
    CREATE INDEX jobs_finished ON jobs(state, finished_at);`,
+  // Webhooks: the outbox (one row per delivery, stable id across attempts), its attempt log,
+  // endpoint health on the account, and the previous signing secret during a rotation.
+  `CREATE TABLE deliveries (
+     id TEXT PRIMARY KEY,
+     account_id INTEGER NOT NULL,
+     job_id INTEGER NOT NULL,
+     event TEXT NOT NULL,
+     url TEXT NOT NULL,
+     account_default INTEGER NOT NULL,
+     body TEXT NOT NULL,
+     state TEXT NOT NULL,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     next_attempt_at INTEGER NOT NULL,
+     last_status INTEGER,
+     last_error TEXT,
+     created_at INTEGER NOT NULL,
+     updated_at INTEGER NOT NULL
+   );
+   CREATE INDEX deliveries_due ON deliveries(state, next_attempt_at);
+   CREATE INDEX deliveries_account ON deliveries(account_id, created_at);
+   CREATE TABLE delivery_attempts (
+     delivery_id TEXT NOT NULL REFERENCES deliveries(id),
+     attempt INTEGER NOT NULL,
+     at INTEGER NOT NULL,
+     status INTEGER,
+     error TEXT,
+     duration_ms INTEGER NOT NULL,
+     PRIMARY KEY (delivery_id, attempt)
+   );
+   ALTER TABLE accounts ADD COLUMN previous_secret TEXT;
+   ALTER TABLE accounts ADD COLUMN previous_secret_until INTEGER;
+   ALTER TABLE accounts ADD COLUMN webhook_failing_since INTEGER;
+   ALTER TABLE accounts ADD COLUMN webhook_warned_at INTEGER;
+   ALTER TABLE accounts ADD COLUMN webhook_disabled_at INTEGER;`,
+  // The account page: signed-in sessions and one-time sign-in links, both stored as hashes.
+  `CREATE TABLE sessions (
+     hash TEXT PRIMARY KEY,
+     account_id INTEGER NOT NULL REFERENCES accounts(id),
+     csrf TEXT NOT NULL,
+     expires_at INTEGER NOT NULL
+   );
+   CREATE TABLE login_tokens (
+     hash TEXT PRIMARY KEY,
+     account_id INTEGER NOT NULL REFERENCES accounts(id),
+     expires_at INTEGER NOT NULL
+   );`,
 ];
 
 export function openDatabase(dataDir: string): Db {

@@ -3,23 +3,18 @@
 // instance (one per task, so memory never outlives the task) and turns the flat answer back
 // into EngineSolution trees. No packing logic lives here: the engine owns the algorithms.
 
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { EngineNode, EngineSheet, EngineSolution, GuillotineProblem } from './types.js';
+import type { EngineNode, EnginePart, EngineSheet, EngineSolution, GuillotineProblem } from './types.js';
+import { instantiate, loadWasm } from './wasm.js';
 
 // ---- flat layout; mirrors engine-as/guillotine/layout.ts (change both together) ----
-const FORMAT_VERSION = 1;
-const HEADER_LEN = 13;
+const FORMAT_VERSION = 3;
+const HEADER_LEN = 15;
 const STOCK_STRIDE = 10;
 const PART_STRIDE = 8;
 const LIST_STRIDE = 2;
 const OUT_HEADER = 8;
 const NODE_STRIDE = 8;
 const KIND_CUT = 0;
-
-/** Where the release build lands, relative to the package root. */
-export const ENGINE_WASM_PATH = join('build', 'engine.wasm');
 
 interface EngineExports {
   memory: WebAssembly.Memory;
@@ -28,32 +23,9 @@ interface EngineExports {
   outputPtr(): number;
 }
 
-let cachedModule: WebAssembly.Module | undefined;
-
-/** First directory at or above `start` that holds a package.json. */
-function packageRoot(start: string): string {
-  let dir = start;
-  for (;;) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    const up = dirname(dir);
-    if (up === dir) throw new Error(`kerf engine: no package.json above ${start}`);
-    dir = up;
-  }
-}
-
-/**
- * Compiles build/engine.wasm once per thread. The file is found from this module's own
- * location, which is src/engine under vitest and dist/src/engine after tsc.
- */
+/** build/engine.wasm, compiled once per thread. */
 export function loadEngineModule(): WebAssembly.Module {
-  if (cachedModule) return cachedModule;
-  const root = packageRoot(dirname(fileURLToPath(import.meta.url)));
-  const file = join(root, ENGINE_WASM_PATH);
-  if (!existsSync(file)) {
-    throw new Error(`kerf engine: ${file} is missing; build it with: npx asc --config asconfig.json --target release`);
-  }
-  cachedModule = new WebAssembly.Module(readFileSync(file));
-  return cachedModule;
+  return loadWasm('engine');
 }
 
 /** Flattens the problem. Parts share stock lists (one per distinct `stock` array). */
@@ -99,6 +71,8 @@ function encodeProblem(p: GuillotineProblem): Float64Array {
   a[10] = p.budgetMs;
   a[11] = lists.length;
   a[12] = nRefs;
+  a[13] = p.effort ?? 1;
+  a[14] = (p.repeatPatterns ?? p.strategy === 'time') ? 1 : 0;
   p.stock.forEach((s, i) => {
     const b = stockBase + i * STOCK_STRIDE;
     a[b] = s.l;
@@ -175,32 +149,20 @@ function decodeSolution(out: Float64Array, startedAt: number, calledAt: number):
   };
 }
 
-/** Reads an AssemblyScript string (UTF-16, byte length stored just before it). */
-function readAsString(memory: WebAssembly.Memory, ptr: number): string {
-  if (!ptr) return '';
-  const bytes = new Uint32Array(memory.buffer, ptr - 4, 1)[0]!;
-  return String.fromCharCode(...new Uint16Array(memory.buffer, ptr, Math.min(bytes >>> 1, 1000)));
-}
-
 /**
  * Solves one guillotine problem in a fresh instance of `module` (see loadEngineModule).
  * The engine stops by itself within problem.budgetMs (it keeps a small reserve for this
  * decoding) and always returns a complete solution.
  */
 export function solveGuillotine(problem: GuillotineProblem, module: WebAssembly.Module): EngineSolution {
+  if (problem.stock.some((s) => s.open)) return solveOpenLength(problem, module);
+  return solveOnce(problem, module);
+}
+
+function solveOnce(problem: GuillotineProblem, module: WebAssembly.Module): EngineSolution {
   const startedAt = performance.now();
   const input = encodeProblem(problem);
-  let memory: WebAssembly.Memory | undefined;
-  const env = {
-    now: (): number => performance.now(),
-    abort: (msg: number, file: number, line: number, col: number): never => {
-      const where = memory ? `${readAsString(memory, file)}:${line}:${col}` : `${line}:${col}`;
-      throw new Error(`kerf engine aborted at ${where}: ${memory ? readAsString(memory, msg) : ''}`);
-    },
-  };
-  const instance = new WebAssembly.Instance(module, { env });
-  const ex = instance.exports as unknown as EngineExports;
-  memory = ex.memory;
+  const ex = instantiate<EngineExports>(module, 'guillotine engine');
   const ptr = ex.inputPtr(input.length);
   new Float64Array(ex.memory.buffer, ptr, input.length).set(input);
   const calledAt = performance.now();
@@ -208,4 +170,152 @@ export function solveGuillotine(problem: GuillotineProblem, module: WebAssembly.
   // Memory may have grown during the call: take a fresh view of the buffer.
   const out = new Float64Array(ex.memory.buffer, ex.outputPtr(), len);
   return decodeSolution(out, startedAt, calledAt);
+}
+
+// ---- open-length stock (rolls) ----
+// The engine packs fixed sheets; a roll is solved as a sequence of one-sheet problems whose
+// length is bisected between the area bound and the best length found so far. A probe that
+// places everything ends at once (one sheet meets the engine's bound), so the budget goes
+// to the infeasible probes, where the search tries hardest.
+
+/** Length used by a one-sheet solution: end of its last first-stage band along x. */
+function usedLength(root: EngineNode): number {
+  if (root.kind === 'part' || root.along === 'x') return root.l;
+  const last = root.children[root.children.length - 1];
+  return last ? last.x + last.l - root.x : 0;
+}
+
+function solveOpenLength(problem: GuillotineProblem, module: WebAssembly.Module): EngineSolution {
+  const startedAt = performance.now();
+  const deadline = startedAt + problem.budgetMs;
+  const left = problem.parts.map((p) => p.q);
+  const rolls = problem.stock.map((s, i) => (s.open ? i : -1)).filter((i) => i >= 0);
+  const sheets: EngineSheet[] = [];
+  let bound = 0;
+  let iterations = 0;
+  let timeToBest = 0;
+  let stopped = false;
+  // One piece per roll row, in row order; a part another roll can take waits for that roll
+  // only when this one cannot hold it. The budget is shared in proportion to the parts.
+  for (let k = 0; k < rolls.length; k++) {
+    const r = rolls[k]!;
+    let mine = 0;
+    let rest = 0;
+    problem.parts.forEach((p, i) => {
+      if (p.stock.includes(r)) mine += left[i]!;
+      else if (rolls.slice(k + 1).some((o) => p.stock.includes(o))) rest += left[i]!;
+    });
+    if (mine === 0) continue;
+    const share = ((deadline - performance.now()) * mine) / (mine + rest);
+    const parts = problem.parts.map((p, i) => (p.stock.includes(r) ? { ...p, q: left[i]! } : { ...p, q: 0 }));
+    const t0 = performance.now() - startedAt;
+    const one = solveRoll(problem, parts, r, Math.max(1, share), module);
+    iterations += one.iterations;
+    stopped ||= one.stopped;
+    timeToBest = t0 + one.timeToBest;
+    bound += one.bound;
+    if (one.sheet) {
+      sheets.push(one.sheet);
+      one.unplaced.forEach((u, i) => {
+        if (parts[i]!.q > 0) left[i] = u;
+      });
+    }
+  }
+  return {
+    sheets,
+    unplaced: left,
+    lowerBound: sheets.length,
+    lengthBound: bound,
+    stats: { iterations, elapsedMs: performance.now() - startedAt, timeToBestMs: timeToBest, stoppedByDeadline: stopped },
+  };
+}
+
+interface RollResult {
+  sheet?: EngineSheet;
+  unplaced: number[];
+  bound: number;
+  iterations: number;
+  timeToBest: number;
+  stopped: boolean;
+}
+
+/** Shortest piece of roll row r that takes `parts` (bisection over one-sheet probes). */
+function solveRoll(problem: GuillotineProblem, given: EnginePart[], r: number, budgetMs: number, module: WebAssembly.Module): RollResult {
+  const startedAt = performance.now();
+  const roll = problem.stock[r]!;
+  const Y = roll.w - roll.trim.l1 - roll.trim.l2;
+  const k = problem.kerf;
+  const cap = roll.l > 0 && Number.isFinite(roll.l) ? roll.l - roll.trim.w1 - roll.trim.w2 : Infinity;
+  // Parts too wide for the roll (or too long for its cap) stay out, so every probe can place all the rest.
+  const extent = (p: EnginePart): number => {
+    const m = p.rotMask[roll.grain];
+    const ext = Math.min((m & 1) && p.w <= Y ? p.l : Infinity, (m & 2) && p.l <= Y ? p.w : Infinity);
+    return ext <= cap ? ext : Infinity;
+  };
+  const parts = given.map((p) => (p.q > 0 && !Number.isFinite(extent(p)) ? { ...p, q: 0 } : p));
+  const left = given.map((p, i) => p.q - parts[i]!.q);
+  let ub = 0;
+  let area = 0;
+  let integral = Number.isInteger(k) && Number.isInteger(Y);
+  for (const p of parts) {
+    if (p.q <= 0) continue;
+    const ext = extent(p);
+    ub += p.q * (ext + k);
+    area += p.q * (p.l + k) * (p.w + k);
+    integral &&= Number.isInteger(p.l) && Number.isInteger(p.w);
+  }
+  ub = Math.min(Math.max(ub, 1), cap);
+  // Kerf-inflated area bound on the length (see engine-as/guillotine/bounds.ts).
+  let lo = Math.min(ub, Math.max(0, area / (Y + k) - k));
+  if (integral) lo = Math.ceil(lo - 1e-9);
+  const bound = lo;
+  const deadline = startedAt + budgetMs;
+  const probe = (len: number, ms: number): EngineSolution => {
+    const stock = problem.stock.map((s, i) =>
+      i === r ? { ...s, open: false, q: 1, l: len + s.trim.w1 + s.trim.w2 } : { ...s, q: 0, open: false },
+    );
+    // A head cut on a roll would rip it lengthwise before the cross cuts: not offered.
+    return solveOnce({ ...problem, stock, parts, firstCut: 'y', headCuts: false, budgetMs: ms }, module);
+  };
+  const placedAll = (sol: EngineSolution) => sol.sheets.length === 1 && sol.unplaced.every((u, i) => u === 0 || parts[i]!.q === 0);
+
+  // First probe: at ub everything that fits the width fits; its greedy length is the first upper bound.
+  let best = probe(ub, Math.max(1, budgetMs * 0.2));
+  let hi = best.sheets[0] ? usedLength(best.sheets[0].root) : 0;
+  let timeToBest = performance.now() - startedAt;
+  let iterations = best.stats.iterations;
+  let stopped = best.stats.stoppedByDeadline;
+  const res = integral ? 1 : Math.max(1e-6, 1e-4 * hi);
+  while (placedAll(best) && hi - lo >= res - 1e-9) {
+    const left = deadline - performance.now();
+    if (left < 5) {
+      stopped = true;
+      break;
+    }
+    const probesLeft = Math.max(1, Math.ceil(Math.log2((hi - lo) / res + 1)));
+    let mid = integral ? Math.floor((lo + hi - 1) / 2) : (lo + hi) / 2;
+    if (mid < lo) mid = lo;
+    const sol = probe(mid, left / probesLeft);
+    iterations += sol.stats.iterations;
+    if (placedAll(sol)) {
+      best = sol;
+      hi = Math.min(mid, usedLength(sol.sheets[0]!.root));
+      timeToBest = performance.now() - startedAt;
+    } else {
+      lo = integral ? mid + 1 : mid;
+    }
+  }
+  const unplaced = best.unplaced.map((u, i) => u + left[i]!);
+  const sh = best.sheets[0];
+  if (!sh) return { unplaced, bound, iterations, timeToBest, stopped };
+  const used = usedLength(sh.root);
+  const root = { ...sh.root, l: used } as EngineNode;
+  return {
+    sheet: { stock: r, root, length: used + roll.trim.w1 + roll.trim.w2 },
+    unplaced,
+    bound,
+    iterations,
+    timeToBest,
+    stopped,
+  };
 }

@@ -90,6 +90,8 @@ export function toGuillotineProblem(request: CalcRequest, budgetMs: number): Map
     cost: s.cost,
     trim: { ...s.trim },
     grain: stockGrain(s),
+    // A roll: fixed width, open length (its l caps the length taken).
+    ...(request.saw.stockType === 'roll' ? { open: true } : {}),
   }));
   const blocked: (PartIssue | undefined)[] = [];
   const parts: EnginePart[] = request.parts.map((p) => {
@@ -109,7 +111,9 @@ export function toGuillotineProblem(request: CalcRequest, budgetMs: number): Map
       stock,
       parts,
       kerf,
-      firstCut: saw.cutPreference === 'l' ? 'x' : 'y',
+      // Beam saws rip along the length first and cut identical sheets together as books.
+      firstCut: saw.cutType === 'beam' || saw.cutPreference === 'l' ? 'x' : 'y',
+      ...(saw.cutType === 'beam' ? { repeatPatterns: true } : {}),
       maxPhase: saw.cutType === 'efficiency' ? 0 : saw.guillotineOptions.maxPhase,
       headCuts: saw.guillotineOptions.headCuts,
       stockSelection: saw.options.stockSelection,

@@ -18,6 +18,13 @@ export interface EngineStock {
   trim: { l1: number; l2: number; w1: number; w2: number };
   /** 0 none, 1 grain runs along x, 2 grain runs along y. Selects the part's rotMask entry. */
   grain: 0 | 1 | 2;
+  /**
+   * Open-length stock (a roll): optional, default false. Its width w is fixed and its length
+   * along x is open (l, when positive and finite, caps it). The facade then finds the
+   * shortest length that takes every part (one piece of the roll, first cuts across it, i.e.
+   * firstCut 'y'), and the sheet's `length` says how much was used.
+   */
+  open?: boolean;
 }
 
 export interface EnginePart {
@@ -47,6 +54,18 @@ export interface GuillotineProblem {
   seed: number;
   /** Wall-clock budget the engine must stop within, in milliseconds. */
   budgetMs: number;
+  /**
+   * Scale of the engine's deterministic effort limit (optional, default 1). 0 = no effort
+   * limit: the search runs until budgetMs (or a proven optimum); results then depend on
+   * the machine. Benchmarks with a wall-clock limit per instance use 0.
+   */
+  effort?: number;
+  /**
+   * Repeat each sheet pattern while the remaining demand and stock allow (optional; default
+   * true for strategy 'time', else false). Identical sheets fold into one stacked entry: fewer
+   * distinct patterns to set up, and books on a beam saw.
+   */
+  repeatPatterns?: boolean;
 }
 
 /**
@@ -62,6 +81,8 @@ export type EngineNode =
 
 export interface EngineSheet {
   stock: number;
+  /** Open-length stock only: the length taken from the roll, trims w1 + w2 included. */
+  length?: number;
   /** The usable region (stock less trims) and what is cut from it. */
   root: EngineNode;
 }
@@ -72,5 +93,7 @@ export interface EngineSolution {
   unplaced: number[];
   /** Lower bound on the number of sheets (the single cheapest-fitting size), 0 when unknown. */
   lowerBound: number;
+  /** Open-length stock only: kerf-inflated area bound on the used length (trims excluded). */
+  lengthBound?: number;
   stats: { iterations: number; elapsedMs: number; timeToBestMs: number; stoppedByDeadline: boolean };
 }

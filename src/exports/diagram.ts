@@ -2,7 +2,7 @@
 // bottom-left), shared by the PDF and SVG renderers so both show the same picture. Text sizes
 // are in stock units too: the caller says how small a text may get and still be read at its
 // scale, and labels that would be smaller are left out rather than overprinted.
-import { drillsOf, fmt, partGrainAxis, stockGrainAxis, type Placement, type Pt, type Sheet } from './model.js';
+import { drillsOf, fmt, partGrainAxis, stockGrainAxis, trimsOf, type Placement, type Pt, type Sheet } from './model.js';
 
 export type Style = 'sheet' | 'trim' | 'part' | 'offcut' | 'cut' | 'grain' | 'drill' | 'inner' | 'text' | 'partNumber' | 'offcutText' | 'dimText';
 
@@ -55,20 +55,31 @@ export function diagram(sheet: Sheet, options: DiagramOptions): Diagram {
   const L = stock.l, W = stock.w;
 
   shapes.push({ kind: 'rect', x: 0, y: 0, w: L, h: W, style: 'sheet', ref: stock.id });
-  const { l1, l2, w1, w2 } = stock.trim;
-  if (l1 > 0) shapes.push({ kind: 'rect', x: 0, y: 0, w: L, h: l1, style: 'trim' });
-  if (l2 > 0) shapes.push({ kind: 'rect', x: 0, y: W - l2, w: L, h: l2, style: 'trim' });
-  if (w1 > 0) shapes.push({ kind: 'rect', x: 0, y: 0, w: w1, h: W, style: 'trim' });
-  if (w2 > 0) shapes.push({ kind: 'rect', x: L - w2, y: 0, w: w2, h: W, style: 'trim' });
+  const trim = trimsOf(stock);
+  if (trim.bottom > 0) shapes.push({ kind: 'rect', x: 0, y: 0, w: L, h: trim.bottom, style: 'trim' });
+  if (trim.top > 0) shapes.push({ kind: 'rect', x: 0, y: W - trim.top, w: L, h: trim.top, style: 'trim' });
+  if (trim.left > 0) shapes.push({ kind: 'rect', x: 0, y: 0, w: trim.left, h: W, style: 'trim' });
+  if (trim.right > 0) shapes.push({ kind: 'rect', x: L - trim.right, y: 0, w: trim.right, h: W, style: 'trim' });
 
   for (const o of sheet.offcuts) {
     shapes.push({ kind: 'rect', x: o.x, y: o.y, w: o.l, h: o.w, style: 'offcut', ref: o.id });
     const text = `${fmt(o.l)} × ${fmt(o.w)}`;
-    const size = Math.min(maxText * 0.8, o.w * 0.3, (o.l * 0.9) / (text.length * CHAR));
+    const size = Math.min(maxText, o.w * 0.3, (o.l * 0.9) / (text.length * CHAR));
     if (size >= minText) shapes.push({ kind: 'text', x: o.x + o.l / 2, y: o.y + o.w / 2, text, size, anchor: 'middle', angle: 0, style: 'offcutText' });
   }
 
   for (const p of sheet.placements) shapes.push(...partShapes(p, minText, maxText));
+  // A bar is too thin to write on: number and length go over each piece instead.
+  let over = W;
+  if (stock.type === 'linear') {
+    for (const p of sheet.placements) {
+      const text = `${p.row.number}: ${fmt(p.dx)}`;
+      const size = Math.min(maxText, (p.dx * 0.9) / (text.length * CHAR));
+      if (size < minText) continue;
+      shapes.push({ kind: 'text', x: p.x + p.dx / 2, y: W + size * 0.9, text, size, anchor: 'middle', angle: 0, style: 'partNumber', bold: true });
+      over = Math.max(over, W + size * 1.6);
+    }
+  }
 
   for (const c of sheet.cuts) shapes.push({ kind: 'line', x1: c.x1, y1: c.y1, x2: c.x2, y2: c.y2, style: 'cut', ref: `${c.stock.id}#${c.order}` });
 
@@ -76,12 +87,12 @@ export function diagram(sheet: Sheet, options: DiagramOptions): Diagram {
   const dim = Math.max(minText, Math.min(maxText, Math.max(L, W) / 45));
   shapes.push({ kind: 'text', x: L / 2, y: -dim * 1.2, text: fmt(L), size: dim, anchor: 'middle', angle: 0, style: 'dimText' });
   shapes.push({ kind: 'text', x: -dim * 1.2, y: W / 2, text: fmt(W), size: dim, anchor: 'middle', angle: 90, style: 'dimText' });
-  let top = W;
+  let top = over;
   const grain = stockGrainAxis(stock);
   if (grain) {
     // The sheet's grain: an arrow over its top-right corner, pointing along the grain.
     const len = Math.min(L, W) * 0.18;
-    const y = W + dim * 1.4;
+    const y = over + dim * 1.4;
     const x = L - len - textWidth('grain', dim * 0.9) - dim;
     if (grain === 'x') shapes.push(...arrow({ x, y }, { x: x + len, y }, dim * 0.45));
     else shapes.push(...arrow({ x: x + len / 2, y: y - dim * 0.6 }, { x: x + len / 2, y: y + dim * 0.6 }, dim * 0.45));

@@ -197,6 +197,21 @@ export function sheetsOf(record: ExportRecord): Sheet[] {
   return [...byStock.values()];
 }
 
+/**
+ * Trim widths on each side, in stock coordinates. A sheet trims l1/l2 at the bottom/top and
+ * w1/w2 at the left/right; a bar trims l1 at its start and l2 at its end (along x).
+ */
+export function trimsOf(stock: ResultStock): { left: number; right: number; bottom: number; top: number } {
+  const { l1, l2, w1, w2 } = stock.trim;
+  return stock.type === 'linear' ? { left: l1, right: l2, bottom: 0, top: 0 } : { left: w1, right: w2, bottom: l1, top: l2 };
+}
+
+/** "3 sheets", "1 bar": what a stack is made of. */
+export function pieces(stock: ResultStock, n = stock.stack): string {
+  const word = stock.type === 'linear' ? 'bar' : stock.type === 'roll' ? 'length' : 'sheet';
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
 /** "2800 x 2070 x 18" (the thickness when known). */
 export function sizeText(s: { l: number; w: number; t: number | null }, times = ' × '): string {
   return [s.l, s.w, ...(s.t !== null && s.t !== undefined ? [s.t] : [])].map(fmt).join(times);

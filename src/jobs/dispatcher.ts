@@ -1,10 +1,13 @@
 // Moves queued jobs onto free pool threads and writes what comes back. A job is claimed only
 // when a thread is free; a worker that dies puts its job back in the queue (at-least-once),
 // and the attempt number makes sure only one result is ever written.
+import crypto from 'node:crypto';
 import type { Logger } from 'pino';
+import type { AccountStore } from '../accounts/accounts.js';
 import type { Metering } from '../accounts/metering.js';
 import type { Metrics } from '../metrics.js';
 import { BudgetExceeded, type EnginePool } from '../pool/pool.js';
+import type { NewDelivery, WebhookEvent } from '../webhooks/outbox.js';
 import type { ClaimedJob, JobStore } from './store.js';
 
 export interface DispatcherOptions {
@@ -13,6 +16,8 @@ export interface DispatcherOptions {
   minOffcut: number;
   maxAttempts: number;
   pollMs?: number;
+  /** Called after a finish that queued a webhook delivery, so it goes out at once. */
+  onDelivery?: () => void;
 }
 
 export class Dispatcher {
@@ -25,6 +30,7 @@ export class Dispatcher {
     private readonly store: JobStore,
     private readonly pool: EnginePool,
     private readonly metering: Metering,
+    private readonly accounts: AccountStore,
     private readonly metrics: Metrics,
     private readonly log: Logger,
     private readonly options: DispatcherOptions,
@@ -73,9 +79,10 @@ export class Dispatcher {
         minOffcut: this.options.minOffcut,
       });
       const written = outcome.ok
-        ? await this.store.complete(job.id, job.attempt, outcome.result, outcome.computeMs)
-        : await this.store.fail(job.id, job.attempt, outcome.message, outcome.computeMs);
+        ? await this.store.complete(job.id, job.attempt, outcome.result, outcome.computeMs, this.delivery(job, 'job.completed', outcome.result))
+        : await this.store.fail(job.id, job.attempt, outcome.message, outcome.computeMs, this.delivery(job, 'job.failed', failedBody(outcome.message)));
       if (written) {
+        this.options.onDelivery?.();
         this.metering.addCompute(job.accountId, outcome.computeMs);
         this.metrics.jobDuration.labels(outcome.ok ? 'done' : 'failed').observe(outcome.computeMs / 1000);
         log.info({ ms: Math.round(outcome.computeMs), outcome: outcome.ok ? 'done' : 'failed' }, 'job finished');
@@ -85,7 +92,8 @@ export class Dispatcher {
       if (error instanceof BudgetExceeded || job.attempt >= this.options.maxAttempts) {
         const message = error instanceof BudgetExceeded ? error.message : `the calculation failed after ${job.attempt} attempts`;
         log.error({ err: error }, 'job failed');
-        if (await this.store.fail(job.id, job.attempt, message, elapsed)) {
+        if (await this.store.fail(job.id, job.attempt, message, elapsed, this.delivery(job, 'job.failed', failedBody(message)))) {
+          this.options.onDelivery?.();
           this.metering.addCompute(job.accountId, elapsed);
           this.metrics.jobDuration.labels('failed').observe(elapsed / 1000);
         }
@@ -97,10 +105,22 @@ export class Dispatcher {
     }
   }
 
+  /** The webhook delivery announcing a finished job: the request's URL wins over the account default. */
+  private delivery(job: ClaimedJob, event: WebhookEvent, body: string): NewDelivery | undefined {
+    const url = job.webhook ?? this.accounts.get(job.accountId)?.webhookUrl ?? null;
+    if (!url) return undefined;
+    return { id: crypto.randomUUID(), accountId: job.accountId, jobId: job.id, event, url, accountDefault: job.webhook === null, body };
+  }
+
   /** Stops claiming and waits for the jobs in hand. */
   async stop(): Promise<void> {
     this.stopping = true;
     if (this.timer) clearInterval(this.timer);
     await Promise.allSettled([...this.running]);
   }
+}
+
+/** The job.failed body; GET /v3/result answers the same plus the version. */
+function failedBody(message: string): string {
+  return JSON.stringify({ statusCode: 422, message });
 }

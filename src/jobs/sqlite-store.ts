@@ -1,6 +1,7 @@
 // The embedded job store: jobs are rows in the service's SQLite file, so queued and finished
 // jobs survive a restart. AUTOINCREMENT keeps ids unique and never reused.
 import type { Db } from '../db/sqlite.js';
+import type { NewDelivery, Outbox } from '../webhooks/outbox.js';
 import type { ClaimedJob, JobState, JobStore, JobView, NewJob } from './store.js';
 
 interface JobRow {
@@ -9,6 +10,7 @@ interface JobRow {
   kind: 'calculate';
   state: JobState;
   request: string;
+  webhook: string | null;
   attempts: number;
   created_at: number;
   finished_at: number | null;
@@ -29,11 +31,11 @@ export class SqliteJobStore implements JobStore {
   private readonly statements;
   private readonly finished = new Map<number, Finished>();
 
-  constructor(private readonly db: Db, private readonly retentionMs: number) {
+  constructor(private readonly db: Db, private readonly retentionMs: number, private readonly outbox?: Outbox) {
     this.statements = {
       insert: db.prepare(`INSERT INTO jobs (account_id, kind, state, request, webhook, created_at) VALUES (?, ?, 'queued', ?, ?, ?)`),
       get: db.prepare(`SELECT id, account_id, state, created_at, finished_at, result, error FROM jobs WHERE id = ? AND account_id = ?`),
-      next: db.prepare(`SELECT id, account_id, kind, request, attempts FROM jobs WHERE state = 'queued' ORDER BY id LIMIT 1`),
+      next: db.prepare(`SELECT id, account_id, kind, request, webhook, attempts FROM jobs WHERE state = 'queued' ORDER BY id LIMIT 1`),
       take: db.prepare(`UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_owner = ?, started_at = ? WHERE id = ? AND state = 'queued'`),
       finish: db.prepare(`UPDATE jobs SET state = ?, result = ?, error = ?, compute_ms = ?, finished_at = ?, lease_owner = NULL
                           WHERE id = ? AND state = 'running' AND attempts = ?`),
@@ -79,19 +81,31 @@ export class SqliteJobStore implements JobStore {
 
   async claim(owner: string): Promise<ClaimedJob | undefined> {
     return this.db.transaction(() => {
-      const row = this.statements.next.get() as Pick<JobRow, 'id' | 'account_id' | 'kind' | 'request' | 'attempts'> | undefined;
+      const row = this.statements.next.get() as Pick<JobRow, 'id' | 'account_id' | 'kind' | 'request' | 'webhook' | 'attempts'> | undefined;
       if (!row) return undefined;
       this.statements.take.run(owner, Date.now(), row.id);
-      return { id: row.id, accountId: row.account_id, kind: row.kind, request: row.request, attempt: row.attempts + 1 };
+      return { id: row.id, accountId: row.account_id, kind: row.kind, request: row.request, webhook: row.webhook, attempt: row.attempts + 1 };
     }).immediate();
   }
 
-  async complete(id: number, attempt: number, result: string, computeMs: number): Promise<boolean> {
-    return this.statements.finish.run('done', result, null, Math.round(computeMs), Date.now(), id, attempt).changes === 1;
+  async complete(id: number, attempt: number, result: string, computeMs: number, delivery?: NewDelivery): Promise<boolean> {
+    return this.finish(id, attempt, 'done', result, null, computeMs, delivery);
   }
 
-  async fail(id: number, attempt: number, message: string, computeMs: number): Promise<boolean> {
-    return this.statements.finish.run('failed', null, message, Math.round(computeMs), Date.now(), id, attempt).changes === 1;
+  async fail(id: number, attempt: number, message: string, computeMs: number, delivery?: NewDelivery): Promise<boolean> {
+    return this.finish(id, attempt, 'failed', null, message, computeMs, delivery);
+  }
+
+  private finish(id: number, attempt: number, state: 'done' | 'failed', result: string | null, error: string | null, computeMs: number, delivery?: NewDelivery): boolean {
+    return this.db.transaction(() => {
+      const now = Date.now();
+      const written = this.statements.finish.run(state, result, error, Math.round(computeMs), now, id, attempt).changes === 1;
+      if (written && delivery) {
+        if (!this.outbox) throw new Error('this job store has no outbox for webhook deliveries');
+        this.outbox.insert(delivery, now);
+      }
+      return written;
+    }).immediate();
   }
 
   async release(id: number, attempt: number): Promise<void> {

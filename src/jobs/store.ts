@@ -1,5 +1,7 @@
 // The job store: what the API and the dispatcher need from wherever jobs live. The embedded
 // adapter keeps them in SQLite; a Redis adapter implements the same interface.
+import type { NewDelivery } from '../webhooks/outbox.js';
+
 export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'expired';
 export type JobKind = 'calculate';
 
@@ -29,6 +31,8 @@ export interface ClaimedJob {
   accountId: number;
   kind: JobKind;
   request: string;
+  /** The per-request webhook URL, if the request named one. */
+  webhook: string | null;
   /** 1 for the first run; a re-run after a crash gets the next number. Writes name it so only one lands. */
   attempt: number;
 }
@@ -41,9 +45,12 @@ export interface JobStore {
   state(id: number, accountId: number, now?: number): Promise<JobState | undefined>;
   /** Takes the oldest queued job for a worker, marking it running. */
   claim(owner: string): Promise<ClaimedJob | undefined>;
-  /** Writes the result once: false when this attempt no longer owns the job. */
-  complete(id: number, attempt: number, result: string, computeMs: number): Promise<boolean>;
-  fail(id: number, attempt: number, message: string, computeMs: number): Promise<boolean>;
+  /**
+   * Writes the result once, with the webhook delivery announcing it (the outbox row) in the
+   * same transaction: false when this attempt no longer owns the job, and then nothing is written.
+   */
+  complete(id: number, attempt: number, result: string, computeMs: number, delivery?: NewDelivery): Promise<boolean>;
+  fail(id: number, attempt: number, message: string, computeMs: number, delivery?: NewDelivery): Promise<boolean>;
   /** Puts a job whose worker died back in the queue. */
   release(id: number, attempt: number): Promise<void>;
   /** Requeues running jobs whose owner is gone; returns how many. */

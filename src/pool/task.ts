@@ -1,4 +1,6 @@
 // What crosses into a pool thread and back: plain structured-cloneable data.
+import type { AnalysisOptions, AnalysisResponse, Advice } from '../analysis/types.js';
+
 export interface CalculateTask {
   kind: 'calculate';
   jobId: number;
@@ -13,3 +15,18 @@ export type TaskOutcome =
   | { ok: true; result: string; computeMs: number }
   /** The calculation itself cannot produce a layout: the job fails with this message. */
   | { ok: false; message: string; computeMs: number };
+
+/** One model file to analyse (POST /v3/model/analysis). */
+export interface AnalysisTask {
+  kind: 'analysis';
+  bytes: Uint8Array;
+  filename?: string;
+  format?: string;
+  options: AnalysisOptions;
+  budgetMs: number;
+}
+
+export type AnalysisOutcome =
+  | { ok: true; response: AnalysisResponse; computeMs: number }
+  /** Refused: the status, message and details of the error body; advice gathered so far on a timeout. */
+  | { ok: false; status: number; message: string; details: Record<string, unknown>; advice?: Advice[]; computeMs: number };

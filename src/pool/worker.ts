@@ -1,27 +1,21 @@
-// Pool thread entry: one calculation per call, on a fresh WASM instance.
+// Pool thread entry: one calculation per call, on a fresh WASM instance; or one model analysis.
 import { performance } from 'node:perf_hooks';
-import { loadEngineModule, solveGuillotine } from '../engine/guillotine.js';
-import { toGuillotineProblem } from '../engine/problem.js';
-import { buildRecord } from '../result/record.js';
+import { runAnalysis } from '../analysis/run.js';
+import { CalculationRefused, calculate } from '../engine/calculate.js';
 import type { CalcRequest } from '../schema/request.js';
 import { injectFault } from './faults.js';
-import type { CalculateTask, TaskOutcome } from './task.js';
+import type { AnalysisOutcome, AnalysisTask, CalculateTask, TaskOutcome } from './task.js';
 
-const UNSUPPORTED: Partial<Record<string, string>> = {
-  linear: 'linear stock is not available yet',
-  roll: 'roll stock is not available yet',
-  beam: 'cutType beam is not available yet',
-  nesting: 'cutType nesting is not available yet',
-};
-
-export default function run(task: CalculateTask): TaskOutcome {
+export default function run(task: CalculateTask | AnalysisTask): TaskOutcome | Promise<AnalysisOutcome> {
+  if (task.kind === 'analysis') return runAnalysis(task);
   const started = performance.now();
   const request = JSON.parse(task.request) as CalcRequest;
   injectFault(request.parts[0]?.name, task.attempt);
-  const unsupported = UNSUPPORTED[request.saw.stockType] ?? UNSUPPORTED[request.saw.cutType];
-  if (unsupported) return { ok: false, message: unsupported, computeMs: performance.now() - started };
-  const mapped = toGuillotineProblem(request, task.budgetMs);
-  const solution = solveGuillotine(mapped.problem, loadEngineModule());
-  const record = buildRecord(request, mapped, solution, { jobId: task.jobId, minOffcut: task.minOffcut });
-  return { ok: true, result: JSON.stringify(record), computeMs: performance.now() - started };
+  try {
+    const record = calculate(request, { jobId: task.jobId, budgetMs: task.budgetMs, minOffcut: task.minOffcut });
+    return { ok: true, result: JSON.stringify(record), computeMs: performance.now() - started };
+  } catch (error) {
+    if (error instanceof CalculationRefused) return { ok: false, message: error.message, computeMs: performance.now() - started };
+    throw error;
+  }
 }

@@ -43,7 +43,9 @@ export function planSheet(stock: EngineStock, root: EngineNode, kerf: number, fi
   planTrims(stock, firstCut, plan);
   const usable = { x: stock.trim.w1, y: stock.trim.l1, l: stock.l - stock.trim.w1 - stock.trim.w2, w: stock.w - stock.trim.l1 - stock.trim.l2 };
   // A lone part is a one-band region: its first cut frees it across, a second trims it to size.
-  planRegion(root.kind === 'cut' ? root : { kind: 'cut', along: firstCut, ...usable, children: [root] }, kerf, 0, plan);
+  // A root across the first-cut direction is a head cut: it comes before stage 1 (phase 0).
+  const head = root.kind === 'cut' && root.along !== firstCut;
+  planRegion(root.kind === 'cut' ? root : { kind: 'cut', along: firstCut, ...usable, children: [root] }, kerf, head ? -1 : 0, plan);
   return plan;
 }
 

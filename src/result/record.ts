@@ -4,11 +4,14 @@
 import type { MappedProblem } from '../engine/problem.js';
 import type { EngineSolution } from '../engine/types.js';
 import type { CalcRequest } from '../schema/request.js';
-import type { ResultCut, ResultOffcut, ResultPart, ResultRecord, ResultStock, UnusablePart } from '../schema/result.js';
+import type { ResultCut, ResultOffcut, ResultRecord, ResultStock, UnusablePart } from '../schema/result.js';
 import { planSheet, type CutPlan } from './cut-plan.js';
+import { listParts, machiningCounts, type Placement } from './parts.js';
 
 interface Pattern {
   stock: number;
+  /** Roll stock: the length taken from the roll (trims included); undefined for sheets. */
+  length?: number;
   plan: CutPlan;
   stack: number;
   id: string;
@@ -30,8 +33,12 @@ function foldPatterns(request: CalcRequest, mapped: MappedProblem, solution: Eng
   const bySignature = new Map<string, Pattern>();
   const perStock = new Map<number, number>();
   for (const sheet of solution.sheets) {
-    const plan = planSheet(problem.stock[sheet.stock], sheet.root, problem.kerf, problem.firstCut);
-    const key = signature(sheet.stock, plan, mode);
+    const engineStock = problem.stock[sheet.stock];
+    // A roll is planned as a sheet of the length it used; its first cuts run across it.
+    const plan = sheet.length === undefined
+      ? planSheet(engineStock, sheet.root, problem.kerf, problem.firstCut)
+      : planSheet({ ...engineStock, l: sheet.length }, sheet.root, problem.kerf, 'y');
+    const key = `${sheet.length ?? ''}|${signature(sheet.stock, plan, mode)}`;
     const existing = mode === 'none' ? undefined : bySignature.get(key);
     if (existing) {
       existing.stack++;
@@ -39,11 +46,16 @@ function foldPatterns(request: CalcRequest, mapped: MappedProblem, solution: Eng
     }
     const k = perStock.get(sheet.stock) ?? 0;
     perStock.set(sheet.stock, k + 1);
-    const pattern = { stock: sheet.stock, plan, stack: 1, id: `${sheet.stock}.${k}` };
+    const pattern: Pattern = { stock: sheet.stock, length: sheet.length, plan, stack: 1, id: `${sheet.stock}.${k}` };
     patterns.push(pattern);
     bySignature.set(key, pattern);
   }
   return patterns;
+}
+
+/** The request stock row as cut: a roll counts only the length it used. */
+function cutStock<S extends { l: number }>(s: S, pattern: Pattern): S {
+  return pattern.length === undefined ? s : { ...s, l: pattern.length };
 }
 
 function cutLength(cuts: { x1: number; y1: number; x2: number; y2: number }[]): number {
@@ -67,7 +79,7 @@ export function buildRecord(request: CalcRequest, mapped: MappedProblem, solutio
   const placements: { row: number; x: number; y: number; rot: 0 | 1; stockId: string }[] = [];
 
   for (const pattern of patterns) {
-    const s = request.stock[pattern.stock];
+    const s = cutStock(request.stock[pattern.stock], pattern);
     const { plan } = pattern;
     const partArea = plan.parts.reduce((sum, p) => sum + area(p), 0);
     const length = cutLength(plan.cuts);
@@ -96,7 +108,7 @@ export function buildRecord(request: CalcRequest, mapped: MappedProblem, solutio
         stackedCutLength: round(length * books(pattern.stack)),
         bandingLength: 0,
         finishArea: 0,
-        rollLength: 0,
+        rollLength: round(pattern.length ?? 0),
       },
     });
     plan.cuts.forEach((c, i) => {
@@ -131,35 +143,10 @@ export function buildRecord(request: CalcRequest, mapped: MappedProblem, solutio
     });
   }
 
-  // Every requested instance, placed ones first within their row, in sheet order.
-  const placedByRow = request.parts.map(() => [] as typeof placements);
-  for (const placement of placements) placedByRow[placement.row].push(placement);
-  const parts: ResultPart[] = [];
-  const unusableParts: UnusablePart[] = [];
-  for (const p of request.parts) {
-    const placed = placedByRow[p.index];
-    for (let copy = 0; copy < p.q; copy++) {
-      const at = placed[copy];
-      parts.push({
-        id: `${p.index}.${copy}`, name: p.name, l: p.l, w: p.w, t: p.t ?? null, material: p.material, notes: p.notes,
-        grain: p.grain, orientationLock: p.orientationLock,
-        x: at ? round(at.x) : null, y: at ? round(at.y) : null, rot: at ? at.rot : null,
-        added: at !== undefined, stock: at ? { id: at.stockId } : null,
-        extras: p.extras, customData: p.customData, machining: p.machining,
-      });
-    }
-    const missing = p.q - Math.min(placed.length, p.q);
-    if (missing > 0) {
-      const issue = mapped.blocked[p.index] ?? {
-        category: 'stock' as const, field: 'q',
-        message: `not enough stock: ${missing} of ${p.q} could not be placed on the stock available`,
-      };
-      unusableParts.push({
-        id: String(p.index), name: p.name, l: p.l, w: p.w, t: p.t ?? null, q: missing, material: p.material,
-        issues: [{ message: issue.message, type: 'error', category: issue.category, field: issue.field }],
-      });
-    }
-  }
+  const placedByRow: Placement[][] = request.parts.map(() => []);
+  for (const { row, ...at } of placements) placedByRow[row].push(at);
+  const { parts, unusableParts } = listParts(request, placedByRow, mapped.blocked,
+    (missing, q) => `not enough stock: ${missing} of ${q} could not be placed on the stock available`);
 
   return {
     jobId: options.jobId,
@@ -187,9 +174,11 @@ function metadata(
   const usedStockTally: Record<string, number> = {};
   const addedPartTally: Record<string, number> = {};
   const materialSummary: Record<string, { stockUsed: number; stockArea: number; partArea: number }> = {};
+  let rollLength = 0;
   for (const pattern of patterns) {
-    const s = request.stock[pattern.stock];
+    const s = cutStock(request.stock[pattern.stock], pattern);
     const n = pattern.stack;
+    rollLength += (pattern.length ?? 0) * n;
     const sheetPartArea = pattern.plan.parts.reduce((sum, p) => sum + area(p), 0);
     const length = cutLength(pattern.plan.cuts);
     const nonTrimLength = cutLength(pattern.plan.cuts.filter((c) => !c.isTrim));
@@ -213,12 +202,7 @@ function metadata(
     m.partArea += sheetPartArea * n;
   }
   const offcutArea = offcuts.reduce((sum, o) => sum + o.l * o.w * o.q, 0);
-  let holes = 0, corners = 0;
-  for (const p of request.parts) {
-    const m = p.machining as { holes?: unknown[]; hingeHoles?: unknown[]; corners?: unknown[] } | undefined;
-    holes += ((m?.holes?.length ?? 0) + (m?.hingeHoles?.length ?? 0)) * p.q;
-    corners += (m?.corners?.length ?? 0) * p.q;
-  }
+  const { holes, corners } = machiningCounts(request);
   return {
     totalEfficiency: stockArea > 0 ? round(partArea / stockArea) : 0,
     totalCuts: cutsCount,
@@ -234,7 +218,7 @@ function metadata(
     totalTrimArea: round(trimArea),
     totalPartsProduced: produced,
     totalUsedStock: sheets,
-    totalRollLength: 0,
+    totalRollLength: round(rollLength),
     totalStockCost: round(cost),
     usedStockTally,
     addedPartTally,

@@ -194,8 +194,13 @@ export function normalizeRequest(input: Parsed): { request: CalcRequest } | { is
   const stock = input.stock.map((item, index): CalcStock => {
     const t = item.trim ?? {};
     const trimmed: Trim = { l1: t.l1 ?? t.x1 ?? 0, l2: t.l2 ?? t.x2 ?? 0, w1: t.w1 ?? t.y1 ?? 0, w2: t.w2 ?? t.y2 ?? 0 };
-    if (trimmed.w1 + trimmed.w2 >= item.l) issues.push({ path: ['stock', index, 'trim'], message: `trims w1 + w2 (${trimmed.w1 + trimmed.w2}) leave nothing of the length ${item.l}` });
-    if (trimmed.l1 + trimmed.l2 >= item.w) issues.push({ path: ['stock', index, 'trim'], message: `trims l1 + l2 (${trimmed.l1 + trimmed.l2}) leave nothing of the width ${item.w}` });
+    if (s.stockType === 'linear') {
+      // A bar's trims are its two ends: l1 at the start, l2 at the far end of the length.
+      if (trimmed.l1 + trimmed.l2 >= item.l) issues.push({ path: ['stock', index, 'trim'], message: `end trims l1 + l2 (${trimmed.l1 + trimmed.l2}) leave nothing of the length ${item.l}` });
+    } else {
+      if (trimmed.w1 + trimmed.w2 >= item.l) issues.push({ path: ['stock', index, 'trim'], message: `trims w1 + w2 (${trimmed.w1 + trimmed.w2}) leave nothing of the length ${item.l}` });
+      if (trimmed.l1 + trimmed.l2 >= item.w) issues.push({ path: ['stock', index, 'trim'], message: `trims l1 + l2 (${trimmed.l1 + trimmed.l2}) leave nothing of the width ${item.w}` });
+    }
     return {
       index,
       id: item.id === undefined || item.id === '' ? String(index) : String(item.id),

@@ -128,6 +128,7 @@ export const resultMetadata = z.object({
   numCorners: z.number().int(),
   lowerBound: z.number().int().describe('kerf addition: no layout can use fewer sheets than this.'),
   lowerBoundGap: z.number().int().describe('kerf addition: sheets used minus the lower bound.'),
+  optimal: z.boolean().optional().describe('kerf addition (linear stock): true only when the plan is proven optimal, i.e. its bar count (or cost, when stock costs are given) equals metadata.lowerBound.'),
   seed: z.number().int(),
   engine: z.object({
     iterations: z.number(),

@@ -125,7 +125,7 @@ describe('operations', () => {
     }
     const openapi = await call(`${server.url}/openapi.json`);
     expect(openapi.json.openapi).toBe('3.1.0');
-    expect(Object.keys(openapi.json.paths)).toEqual(expect.arrayContaining(['/v3/calculate', '/v3/result/ready', '/v3/result']));
+    expect(Object.keys(openapi.json.paths)).toEqual(expect.arrayContaining(['/v3/calculate', '/v3/result/ready', '/v3/result', '/v3/result/export']));
     expect(openapi.json.components.schemas.CalculationRequest.properties.parts).toBeDefined();
     const docs = await call(`${server.url}/docs`, { redirect: 'follow' });
     expect(docs.status).toBe(200);

@@ -60,6 +60,15 @@ describe('bad requests', () => {
     expect(reply.json.details.issues[0].path).toBe('stock[0].trim');
   });
 
+  it('linear end trims are measured against the bar length, not its profile', async () => {
+    const bar = { l: 6000, w: 45, trim: { l1: 30, l2: 30 } };
+    const accepted = await post({ saw: { stockType: 'linear' }, stock: [bar], parts: [{ l: 1000, w: 45 }] });
+    expect(accepted.status).toBe(200);
+    const refused = await post({ saw: { stockType: 'linear' }, stock: [{ ...bar, trim: { l1: 3000, l2: 3000 } }], parts: [{ l: 1000, w: 45 }] });
+    expect(refused.status).toBe(400);
+    expect(refused.json.details.issues[0]).toEqual({ path: 'stock[0].trim', message: expect.stringMatching(/end trims l1 \+ l2 \(6000\) leave nothing of the length 6000/) });
+  });
+
   it('a cut type the stock type does not take is a 400', async () => {
     const reply = await post({ ...ok, saw: { stockType: 'roll', cutType: 'beam' } });
     expect(reply.status).toBe(400);

@@ -148,9 +148,9 @@ describe('calculate, poll, fetch', () => {
   });
 
   it('fails a job it cannot compute yet with the job.failed body', async () => {
-    const jobId = await submit(server.url, DEV_KEY, { saw: { stockType: 'linear' }, stock: [{ l: 6000, w: 40 }], parts: [{ l: 1000, w: 40, q: 3 }] });
+    const jobId = await submit(server.url, DEV_KEY, { saw: { cutType: 'nesting' }, stock: [{ l: 2000, w: 1000 }], parts: [{ l: 300, w: 200, q: 3 }] });
     const reply = await waitForResult(server.url, DEV_KEY, jobId);
     expect(reply.status).toBe(422);
-    expect(reply.json).toEqual({ statusCode: 422, message: expect.stringContaining('linear'), version: '3' });
+    expect(reply.json).toEqual({ statusCode: 422, message: 'cutType nesting is not available yet', version: '3' });
   });
 });

@@ -21,6 +21,8 @@ interface StockRow { l: number; w: number; t?: number; q?: number; material: str
 interface PartRow { l: number; w: number; t?: number; q: number; material: string; grain: string; lock: string }
 
 interface Req {
+  /** Roll stock: fixed width, the entry's l is the length taken from the roll. */
+  roll: boolean;
   blade: number;
   firstDir: Dir;
   maxPhase: number;
@@ -97,8 +99,10 @@ function readRequest(request: unknown): Req {
     };
   });
   return {
+    roll: saw.stockType === 'roll',
     blade: optNum(saw.bladeWidth) ?? 0,
-    firstDir: saw.cutPreference === 'w' ? 'w' : 'l',
+    // A roll is always cut across first.
+    firstDir: saw.cutPreference === 'w' || saw.stockType === 'roll' ? 'w' : 'l',
     maxPhase: optNum(g.maxPhase) ?? 0,
     headCuts: g.headCuts === true || g.headCuts === 'true' || g.headCuts === 1,
     stock,
@@ -117,7 +121,7 @@ function readSheets(req: Req, res: Rec, v: string[]): Map<string, Sheet> {
     const e = obj(raw);
     const id = str(e.id);
     const rowIndex = rowOf(id);
-    const row = req.stock[rowIndex];
+    let row = req.stock[rowIndex];
     if (sheets.has(id)) { v.push(`stock ${id}: duplicate stock id`); continue; }
     if (!row) { v.push(`stock ${id}: id does not name a request stock row`); continue; }
     const used = e.used === true;
@@ -125,6 +129,13 @@ function readSheets(req: Req, res: Rec, v: string[]): Map<string, Sheet> {
     if (used && !(Number.isInteger(stack) && stack >= 1)) {
       v.push(`stock ${id}: stack ${str(e.stack)} is not a positive integer`);
       stack = 1;
+    }
+    if (req.roll && used) {
+      // A roll piece: the request's width, a length no longer than the roll, reported as rollLength.
+      const len = Number(e.l);
+      if (!(len > row.trim.w1 + row.trim.w2 && len <= row.l + TOL)) v.push(`stock ${id}: roll length ${str(e.l)} outside (trims, ${fmt(row.l)}]`);
+      if (!near(Number(obj(e.analysis).rollLength), len)) v.push(`stock ${id}: analysis.rollLength ${str(obj(e.analysis).rollLength)} differs from l ${str(e.l)}`);
+      row = { ...row, l: len };
     }
     // Stock never rotates, so the entry must repeat the request row's size and trim.
     if (!near(Number(e.l), row.l) || !near(Number(e.w), row.w)) {
@@ -492,7 +503,10 @@ export function validateLayout(request: unknown, result: unknown): string[] {
   const meta = obj(res.metadata);
   checkUnplaced(arr(meta.unplacedParts), 'count', 'metadata.unplacedParts', notAdded, v);
 
+  let rollLength = 0;
+  for (const sheet of sheets.values()) if (req.roll && sheet.used) rollLength += sheet.row.l * sheet.stack;
   const expected: Record<string, number> = {
+    ...(req.roll ? { totalRollLength: rollLength } : {}),
     totalPartsProduced: placed.count,
     totalUsedStock: usedStock,
     totalPartArea: placed.area,

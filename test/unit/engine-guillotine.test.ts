@@ -100,9 +100,19 @@ function validate(p: GuillotineProblem, sol: EngineSolution): Check {
     const uw = st.w - st.trim.l1 - st.trim.l2;
     const root = sheet.root;
     if (root.kind !== 'cut') fail(`sheet ${si}: root is not a cut node`);
-    if (root.kind === 'cut' && root.along !== p.firstCut) fail(`sheet ${si}: first cut ${root.along} != ${p.firstCut}`);
-    if (!near(root.x, ux) || !near(root.y, uy) || !near(root.l, ul) || !near(root.w, uw)) {
-      fail(`sheet ${si}: root region ${root.x},${root.y},${root.l},${root.w} != usable ${ux},${uy},${ul},${uw}`);
+    // A roll is cut across first; its piece is as long as it used (sheet.length, trims included).
+    const firstCut = st.open ? 'y' : p.firstCut;
+    // A root across the first-cut direction is a head cut: one cut, then stage 1 in each piece.
+    const head = root.kind === 'cut' && root.along !== firstCut;
+    if (head && !p.headCuts) fail(`sheet ${si}: first cut ${root.kind === 'cut' ? root.along : ''} != ${firstCut}`);
+    if (head && root.kind === 'cut' && root.children.length > 2) fail(`sheet ${si}: ${root.children.length - 1} head cuts`);
+    const rootL = st.open ? root.l : ul;
+    if (st.open) {
+      if (st.l > 0 && root.l > ul + EPS) fail(`sheet ${si}: roll piece ${root.l} longer than the roll`);
+      if (!near(sheet.length ?? NaN, root.l + st.trim.w1 + st.trim.w2)) fail(`sheet ${si}: length ${sheet.length} != used ${root.l} + trims`);
+    }
+    if (!near(root.x, ux) || !near(root.y, uy) || !near(root.l, rootL) || !near(root.w, uw)) {
+      fail(`sheet ${si}: root region ${root.x},${root.y},${root.l},${root.w} != usable ${ux},${uy},${rootL},${uw}`);
     }
     const rects: [number, number, number, number][] = [];
 
@@ -116,7 +126,7 @@ function validate(p: GuillotineProblem, sol: EngineSolution): Check {
         const el = node.rot === 0 ? pr.l : pr.w;
         const ew = node.rot === 0 ? pr.w : pr.l;
         if (!near(node.l, el) || !near(node.w, ew)) fail(`part ${node.part}: extents ${node.l}x${node.w} != placed ${el}x${ew}`);
-        if (node.x < ux - EPS || node.y < uy - EPS || node.x + node.l > ux + ul + EPS || node.y + node.w > uy + uw + EPS) {
+        if (node.x < ux - EPS || node.y < uy - EPS || node.x + node.l > ux + rootL + EPS || node.y + node.w > uy + uw + EPS) {
           fail(`part ${node.part} at ${node.x},${node.y} outside the usable region`);
         }
         rects.push([node.x, node.y, node.l, node.w]);
@@ -150,7 +160,7 @@ function validate(p: GuillotineProblem, sol: EngineSolution): Check {
         else visit(ch, depth);
       });
     };
-    visit(root, 1);
+    visit(root, head ? 0 : 1);
 
     // Independent geometric check: no overlaps, and a kerf between any two parts.
     for (let i = 0; i < rects.length; i++) {
@@ -462,3 +472,86 @@ function collectParts(node: EngineNode): Extract<EngineNode, { kind: 'part' }>[]
   if (node.kind === 'part') return [node];
   return node.children.flatMap(collectParts);
 }
+
+describe('guillotine engine: head cuts', () => {
+  // Two 2000x600 bands leave a 440 wide tail that only a head cut across the sheet can use.
+  const parts = [part(2000, 600, 2, { rotMask: [1, 1, 1] }), part(400, 1200, 1, { rotMask: [1, 1, 1] })];
+
+  it('needs two sheets without a head cut', () => {
+    const { sol } = solveAndValidate(problem([stock(2440, 1220)], parts, { maxPhase: 2, budgetMs: 300 }));
+    expect(sol.sheets.length).toBe(2);
+  });
+
+  it('fits one sheet with a head cut, which restarts the stages', () => {
+    const { sol } = solveAndValidate(problem([stock(2440, 1220)], parts, { maxPhase: 2, headCuts: true, budgetMs: 300 }));
+    expect(sol.sheets.length).toBe(1);
+    const root = sol.sheets[0]!.root;
+    expect(root.kind === 'cut' && root.along).toBe('y');
+  });
+
+  it('stays valid on mixed jobs, kerf and trims, both directions', () => {
+    for (const firstCut of ['x', 'y'] as Axis[]) {
+      const st = stock(2440, 1220, { trim: { l1: 10, l2: 5, w1: 8, w2: 12 } });
+      const p = problem([st], randomParts(80, 5, [0]), { kerf: 4, firstCut, maxPhase: 3, headCuts: true, budgetMs: 400 });
+      const { sol } = solveAndValidate(p);
+      expect(totalUnplaced(sol)).toBe(0);
+    }
+  });
+});
+
+describe('open-length stock (roll)', () => {
+  it('finds the optimum length of a perfect-fit strip', () => {
+    // A 1000 wide roll; the parts tile exactly 1000 x 900 in three 300 long columns.
+    const parts = [part(300, 500, 3), part(300, 250, 6)];
+    const p = problem([stock(0, 1000, { q: 1, open: true })], parts, { maxPhase: 3, budgetMs: 500 });
+    const { sol } = solveAndValidate(p);
+    expect(totalUnplaced(sol)).toBe(0);
+    expect(sol.sheets.length).toBe(1);
+    expect(sol.sheets[0]!.length).toBe(900);
+    expect(sol.lengthBound).toBe(900);
+  });
+
+  it('leaves out a part wider than the roll and still shortens the piece for the rest', () => {
+    const parts = [part(300, 500, 3, { rotMask: [1, 1, 1] }), part(300, 250, 6), part(1200, 1100, 1, { rotMask: [1, 1, 1] })];
+    const p = problem([stock(0, 1000, { q: 1, open: true })], parts, { maxPhase: 3, budgetMs: 500 });
+    const { sol } = solveAndValidate(p);
+    expect(sol.unplaced).toEqual([0, 0, 1]);
+    expect(sol.sheets[0]!.length).toBe(900);
+  });
+
+  it('counts trims and kerf, keeps within a roll length cap and is deterministic', () => {
+    const st = stock(20000, 1500, { q: 1, open: true, trim: { l1: 10, l2: 10, w1: 5, w2: 15 } });
+    const p = problem([st], randomParts(60, 3, [0]), { kerf: 4, maxPhase: 3, budgetMs: 5000 });
+    const a = solveAndValidate(p).sol;
+    const b = solveAndValidate(p).sol;
+    expect(totalUnplaced(a)).toBe(0);
+    expect(a.sheets[0]!.length).toBeGreaterThanOrEqual(a.lengthBound! + 20);
+    expect(b.sheets[0]!.length).toBe(a.sheets[0]!.length);
+  });
+});
+
+describe('repeated patterns (strategy time, beam saws)', () => {
+  const key = (n: EngineNode): string =>
+    n.kind === 'part' ? `p${n.part}:${n.x},${n.y},${n.rot}` : `c${n.along}[${n.children.map(key).join(';')}]`;
+
+  it('repeats sheet patterns while the demand lasts, at little material cost', () => {
+    const parts = [part(600, 500, 60), part(900, 300, 30), part(400, 350, 24)];
+    const base = problem([stock(2800, 2070)], parts, { kerf: 4, maxPhase: 3, budgetMs: 1000 });
+    const eff = solveAndValidate(base).sol;
+    const time = solveAndValidate({ ...base, strategy: 'time' }).sol;
+    const distinct = (s: EngineSolution) => new Set(s.sheets.map((sh) => key(sh.root))).size;
+    expect(totalUnplaced(time)).toBe(0);
+    expect(distinct(time)).toBeLessThan(time.sheets.length);
+    expect(distinct(time)).toBeLessThanOrEqual(distinct(eff));
+    expect(time.sheets.length).toBeLessThanOrEqual(eff.sheets.length + 1);
+    // The flag alone gives the same repetition with the full search.
+    const rep = solveAndValidate({ ...base, repeatPatterns: true }).sol;
+    expect(distinct(rep)).toBeLessThan(rep.sheets.length);
+  });
+
+  it('never repeats past the stock quantity', () => {
+    const p = problem([stock(1000, 1000, { q: 3 }), stock(1000, 1000, { q: -1, cost: 5 })], [part(500, 500, 40)], { repeatPatterns: true, budgetMs: 300 });
+    const { check } = solveAndValidate(p);
+    expect(check.sheetsPerStock[0]).toBeLessThanOrEqual(3);
+  });
+});

@@ -1,0 +1,172 @@
+// The account page under /account: sign in (password or one-time link), then keys, signing
+// secret, default webhook and its health, usage, and the delivery log. Sessions live in an
+// HttpOnly SameSite=Strict cookie; every form carries the session's CSRF token.
+import crypto from 'node:crypto';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { loginPage, overviewPage, type OverviewModel } from '../../accounts/page.js';
+import { SESSION_TTL_MS, type Session } from '../../accounts/sessions.js';
+import { ApiError } from '../errors.js';
+import type { Services } from '../services.js';
+
+const SESSION_COOKIE = 'kerf_session';
+const LOGIN_COOKIE = 'kerf_login';
+const WEEK_MS = 7 * 24 * 3600 * 1000;
+
+function cookies(request: FastifyRequest): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of (request.headers.cookie ?? '').split(';')) {
+    const at = part.indexOf('=');
+    if (at > 0) out[part.slice(0, at).trim()] = decodeURIComponent(part.slice(at + 1).trim());
+  }
+  return out;
+}
+
+const sameToken = (a: string | undefined, b: string | undefined) =>
+  !!a && !!b && a.length === b.length && crypto.timingSafeEqual(Buffer.from(a), Buffer.from(b));
+
+function form(request: FastifyRequest): Record<string, string> {
+  return (request.body ?? {}) as Record<string, string>;
+}
+
+export async function accountRoutes(app: FastifyInstance, services: Services) {
+  const { accounts, sessions, metering, outbox, health, deliverer } = services;
+  const secure = (services.config.publicUrl ?? '').startsWith('https:') ? '; Secure' : '';
+  const cookie = (name: string, value: string, maxAgeMs: number) =>
+    `${name}=${encodeURIComponent(value)}; Path=/account; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(maxAgeMs / 1000)}${secure}`;
+
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    reply.header('x-frame-options', 'DENY');
+    reply.header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'");
+    reply.header('referrer-policy', 'no-referrer');
+  });
+
+  const html = (reply: FastifyReply, page: string, status = 200) => reply.code(status).type('text/html; charset=utf-8').send(page);
+
+  const showLogin = (reply: FastifyReply, status = 200, error?: string, email?: string) => {
+    const csrf = crypto.randomBytes(24).toString('base64url');
+    reply.header('set-cookie', cookie(LOGIN_COOKIE, csrf, 3_600_000));
+    return html(reply, loginPage({ csrf, error, email }), status);
+  };
+
+  const signIn = (reply: FastifyReply, accountId: number) => {
+    const { token } = sessions.open(accountId);
+    reply.header('set-cookie', [cookie(SESSION_COOKIE, token, SESSION_TTL_MS), cookie(LOGIN_COOKIE, '', 0)]);
+    return reply.redirect('/account', 303);
+  };
+
+  /** The signed-in session, or a redirect to the sign-in page. */
+  const session = (request: FastifyRequest): Session | undefined => sessions.get(cookies(request)[SESSION_COOKIE]);
+
+  /** For every state-changing form: a session and its CSRF token, or 403. */
+  const guarded = (request: FastifyRequest): Session => {
+    const s = session(request);
+    if (!s) throw new ApiError(403, 'Not signed in: sign in again on /account/login');
+    if (!sameToken(form(request).csrf, s.csrf)) throw new ApiError(403, 'The form is stale or forged (CSRF token mismatch); reload the page');
+    return s;
+  };
+
+  const overview = (s: Session, extra: Partial<OverviewModel> = {}) => {
+    const account = accounts.get(s.accountId)!;
+    const now = Date.now();
+    return overviewPage({
+      account, csrf: s.csrf, now, usage: metering.usage(account.id, now), keys: accounts.keys(account.id),
+      health: health.state(account.id), deliveries: outbox.log(account.id, now - WEEK_MS), ...extra,
+    });
+  };
+
+  const FLASH: Record<string, string> = {
+    revoked: 'The key is revoked.', rotated: 'A new signing secret is in use; the previous one keeps signing for 24 hours.',
+    webhook: 'The default webhook is saved.', cleared: 'The default webhook is cleared.', reenabled: 'The endpoint is enabled again; skipped deliveries are on their way.',
+    redelivered: 'The delivery is queued again.', password: 'Your password is set.',
+  };
+
+  app.get('/account', async (request, reply) => {
+    const s = session(request);
+    if (!s) return reply.redirect('/account/login', 303);
+    const done = (request.query as Record<string, string>).done;
+    return html(reply, overview(s, { flash: FLASH[done] }));
+  });
+
+  app.get('/account/login', async (request, reply) => (session(request) ? reply.redirect('/account', 303) : showLogin(reply)));
+
+  app.post('/account/login', async (request, reply) => {
+    const { email = '', password = '', csrf } = form(request);
+    if (!sameToken(csrf, cookies(request)[LOGIN_COOKIE])) return showLogin(reply, 403, 'The sign-in form expired; please try again.', email);
+    const accountId = sessions.checkPassword(email.trim(), password);
+    if (accountId === undefined) return showLogin(reply, 401, 'Wrong e-mail or password.', email);
+    return signIn(reply, accountId);
+  });
+
+  app.get('/account/login/link', async (request, reply) => {
+    const token = (request.query as Record<string, string>).token ?? '';
+    const accountId = sessions.useLink(token);
+    if (accountId === undefined) return showLogin(reply, 401, 'That sign-in link is unknown, used or expired; ask for a new one.');
+    return signIn(reply, accountId);
+  });
+
+  app.post('/account/logout', async (request, reply) => {
+    guarded(request);
+    sessions.close(cookies(request)[SESSION_COOKIE]);
+    reply.header('set-cookie', cookie(SESSION_COOKIE, '', 0));
+    return reply.redirect('/account/login', 303);
+  });
+
+  app.post('/account/keys', async (request, reply) => {
+    const s = guarded(request);
+    const label = (form(request).label ?? '').trim().slice(0, 60);
+    const { key } = accounts.issueKey(s.accountId, label);
+    return html(reply, overview(s, { shownOnce: { label: 'Your new API key (copy it now: it is not shown again)', value: key } }));
+  });
+
+  app.post('/account/keys/:id/revoke', async (request, reply) => {
+    const s = guarded(request);
+    if (!accounts.revokeKey(s.accountId, Number((request.params as { id: string }).id))) throw new ApiError(404, 'No such active key');
+    return reply.redirect('/account?done=revoked', 303);
+  });
+
+  app.post('/account/secret/reveal', async (request, reply) => {
+    const s = guarded(request);
+    return html(reply, overview(s, { shownOnce: { label: 'Signing secret', value: accounts.get(s.accountId)!.signingSecret } }));
+  });
+
+  app.post('/account/secret/rotate', async (request, reply) => {
+    const s = guarded(request);
+    accounts.rotateSigningSecret(s.accountId);
+    return reply.redirect('/account?done=rotated', 303);
+  });
+
+  app.post('/account/webhook', async (request, reply) => {
+    const s = guarded(request);
+    const url = (form(request).url ?? '').trim();
+    if (url && !/^https?:\/\/\S+$/.test(url)) throw new ApiError(400, 'The webhook URL must be an http or https URL', { field: 'url' });
+    accounts.setWebhookUrl(s.accountId, url || null);
+    return reply.redirect(`/account?done=${url ? 'webhook' : 'cleared'}`, 303);
+  });
+
+  app.post('/account/webhook/reenable', async (request, reply) => {
+    const s = guarded(request);
+    health.reenable(s.accountId);
+    outbox.replaySkipped(s.accountId, Date.now());
+    void deliverer.tick();
+    return reply.redirect('/account?done=reenabled', 303);
+  });
+
+  app.post('/account/deliveries/:id/redeliver', async (request, reply) => {
+    const s = guarded(request);
+    if (!outbox.redeliver((request.params as { id: string }).id, s.accountId, Date.now())) throw new ApiError(404, 'No such finished delivery');
+    void deliverer.tick();
+    return reply.redirect('/account?done=redelivered', 303);
+  });
+
+  app.post('/account/password', async (request, reply) => {
+    const s = guarded(request);
+    const password = form(request).password ?? '';
+    if (password.length < 10) throw new ApiError(400, 'The password needs at least 10 characters', { field: 'password' });
+    sessions.setPassword(s.accountId, password);
+    return reply.redirect('/account?done=password', 303);
+  });
+}

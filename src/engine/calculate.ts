@@ -1,0 +1,46 @@
+// One calculation, start to finish: picks the engine for the request's stock and cut type,
+// runs it, and builds the result record. Runs inside a pool thread.
+import type { CalcRequest } from '../schema/request.js';
+import type { ResultRecord } from '../schema/result.js';
+import { buildRecord } from '../result/record.js';
+import { loadEngineModule, solveGuillotine } from './guillotine.js';
+import { toGuillotineProblem } from './problem.js';
+import { linearBars } from './linear.js';
+
+export interface CalculateOptions {
+  jobId: number;
+  budgetMs: number;
+  minOffcut: number;
+}
+
+/** A calculation that cannot produce a layout; the job fails with this message. */
+export class CalculationRefused extends Error {}
+
+type Solver = (request: CalcRequest, options: CalculateOptions) => ResultRecord;
+
+function guillotineSheets(request: CalcRequest, options: CalculateOptions): ResultRecord {
+  const mapped = toGuillotineProblem(request, options.budgetMs);
+  const solution = solveGuillotine(mapped.problem, loadEngineModule());
+  return buildRecord(request, mapped, solution, options);
+}
+
+/** Solvers by "<stockType>/<cutType>"; a combination the schema accepts but no solver serves yet is refused. */
+const SOLVERS: Record<string, Solver> = {
+  'sheet/guillotine': guillotineSheets,
+  // A guillotine layout is a valid free layout: CNC jobs get one until the free packer lands.
+  'sheet/efficiency': guillotineSheets,
+  'sheet/beam': guillotineSheets, // first cuts along the length, repeated patterns stacked into books
+  'roll/guillotine': guillotineSheets, // open-length stock: the facade bisects the roll length
+  'roll/efficiency': guillotineSheets,
+  'linear/-': linearBars,
+};
+
+export function calculate(request: CalcRequest, options: CalculateOptions): ResultRecord {
+  const key = `${request.saw.stockType}/${request.saw.stockType === 'linear' ? '-' : request.saw.cutType}`;
+  const solver = SOLVERS[key];
+  if (!solver) {
+    const what = request.saw.stockType === 'sheet' ? `cutType ${request.saw.cutType}` : `${request.saw.stockType} stock`;
+    throw new CalculationRefused(`${what} is not available yet`);
+  }
+  return solver(request, options);
+}

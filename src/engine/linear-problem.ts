@@ -1,0 +1,74 @@
+// Request -> linear (1D) problem. A part may be cut from a stock row when material, stock
+// lock, thickness (when both give one) and profile width match, and its length fits the
+// usable length (bar length less the end trims l1 and l2). Parts no bar can take get the
+// reason here; the engine only sees lengths, quantities and the allowed rows.
+import type { CalcPart, CalcRequest, CalcStock } from '../schema/request.js';
+import type { LinearProblem } from './linear.js';
+import type { PartIssue } from './problem.js';
+
+const TOL = 1e-9;
+
+export interface MappedLinear {
+  problem: LinearProblem;
+  /** Per part row: why no bar can take it (undefined when some bar may). */
+  blocked: (PartIssue | undefined)[];
+}
+
+const sameText = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+const near = (a: number, b: number) => Math.abs(a - b) <= TOL * Math.max(1, Math.abs(a), Math.abs(b));
+
+/** Usable length of a bar: its length less the start (l1) and end (l2) trims. */
+export function usableLength(stock: CalcStock): number {
+  return stock.l - stock.trim.l1 - stock.trim.l2;
+}
+
+function sameProfile(part: CalcPart, stock: CalcStock): boolean {
+  if (!sameText(part.material, stock.material)) return false;
+  if (part.stockLock && part.stockLock.length > 0 && !part.stockLock.includes(stock.id)) return false;
+  if (part.t !== undefined && stock.t !== undefined && !near(part.t, stock.t)) return false;
+  return near(part.w, stock.w);
+}
+
+function describeProfile(part: CalcPart): string {
+  const bits = [part.material ? `material "${part.material}"` : 'no material', `width ${part.w}`];
+  if (part.t !== undefined) bits.push(`thickness ${part.t}`);
+  return bits.join(', ');
+}
+
+function blockedReason(part: CalcPart, stock: CalcStock[], profile: number[]): PartIssue | undefined {
+  if (profile.length === 0) {
+    if (part.stockLock?.length) {
+      return { category: 'stock', field: 'stockLock', message: `no bar with ${describeProfile(part)} among the locked stock ids ${part.stockLock.join(', ')}` };
+    }
+    return { category: 'stock', field: 'w', message: `no bar with ${describeProfile(part)}` };
+  }
+  const withStock = profile.filter((s) => stock[s].q === undefined || stock[s].q! > 0);
+  if (withStock.length === 0) return { category: 'stock', field: 'q', message: `every matching bar has quantity 0` };
+  if (withStock.some((s) => part.l <= usableLength(stock[s]) + TOL * part.l)) return undefined;
+  const lengths = [...new Set(withStock.map((s) => usableLength(stock[s])))].join(', ');
+  return { category: 'part', field: 'l', message: `${part.l} is longer than the usable length of every matching bar (${lengths}, trims deducted)` };
+}
+
+export function toLinearProblem(request: CalcRequest, budgetMs: number): MappedLinear {
+  const blocked: (PartIssue | undefined)[] = [];
+  const parts = request.parts.map((p) => {
+    const profile = request.stock.filter((s) => sameProfile(p, s)).map((s) => s.index);
+    const reason = blockedReason(p, request.stock, profile);
+    blocked.push(reason);
+    const fits = profile.filter((s) => p.l <= usableLength(request.stock[s]) + TOL * p.l);
+    return { l: p.l, q: reason ? 0 : p.q, stock: reason ? [] : fits };
+  });
+  const byCost = request.stock.some((s) => s.cost > 0);
+  return {
+    blocked,
+    problem: {
+      stock: request.stock.map((s) => ({ usable: Math.max(0, usableLength(s)), q: s.q ?? -1, cost: s.cost })),
+      parts,
+      kerf: request.saw.bladeWidth,
+      objective: byCost ? 'cost' : 'count',
+      stockSelection: request.saw.options.stockSelection,
+      seed: request.saw.options.seed,
+      budgetMs,
+    },
+  };
+}

@@ -1,0 +1,159 @@
+// TS facade of the linear (1D) engine (engine-as/linear, built to build/linear.wasm). It
+// flattens a LinearProblem into one Float64Array, runs it in a fresh WebAssembly instance
+// and turns the flat answer back into bars. The algorithms live in the engine.
+
+import type { CalcRequest } from '../schema/request.js';
+import type { ResultRecord } from '../schema/result.js';
+import { buildLinearRecord } from '../result/linear-record.js';
+import { toLinearProblem } from './linear-problem.js';
+import { instantiate, loadWasm } from './wasm.js';
+
+// ---- flat layout; mirrors engine-as/linear/instance.ts and output.ts (change together) ----
+const FORMAT_VERSION = 1;
+const HEADER_LEN = 8;
+const STOCK_STRIDE = 3;
+const PART_STRIDE = 2;
+const OUT_HEADER = 10;
+
+
+export interface LinearStock {
+  /** Usable length: the bar's length less both end trims. */
+  usable: number;
+  /** Bars available; -1 = as many as needed. */
+  q: number;
+  cost: number;
+}
+
+export interface LinearPart {
+  /** Cut length. */
+  l: number;
+  /** Pieces wanted; 0 for a row no bar can take (it is reported as unusable). */
+  q: number;
+  /** Stock rows (indices into LinearProblem.stock) this part may be cut from. */
+  stock: number[];
+}
+
+export interface LinearProblem {
+  stock: LinearStock[];
+  parts: LinearPart[];
+  kerf: number;
+  /** 'count': fewest bars; 'cost': least total cost. */
+  objective: 'count' | 'cost';
+  stockSelection: 'efficiency' | 'smallest';
+  seed: number;
+  budgetMs: number;
+}
+
+export interface LinearGroup {
+  stock: number;
+  /** Identical bars cut to this pattern. */
+  bars: number;
+  /** Part rows in cut order from the start of the bar. */
+  parts: number[];
+}
+
+export interface LinearSolution {
+  groups: LinearGroup[];
+  unplaced: number[];
+  /** Proven lower bound on the objective (bar count or cost). */
+  lowerBound: number;
+  /** The plan's objective equals the lower bound (and every part is placed). */
+  optimal: boolean;
+  /** Gilmore-Gomory LP value when solved to optimality, else null. */
+  lpValue: number | null;
+  /** Branch-and-price dives run after the root LP. */
+  dives: number;
+  stats: { iterations: number; elapsedMs: number; timeToBestMs: number; stoppedByDeadline: boolean };
+}
+
+interface LinearExports {
+  memory: WebAssembly.Memory;
+  inputPtr(n: number): number;
+  solveLinear(): number;
+  outputPtr(): number;
+}
+
+/** build/linear.wasm, compiled once per thread. */
+export function loadLinearModule(): WebAssembly.Module {
+  return loadWasm('linear');
+}
+
+export function encodeLinear(p: LinearProblem): Float64Array {
+  const nT = p.stock.length;
+  const nI = p.parts.length;
+  const a = new Float64Array(HEADER_LEN + nT * STOCK_STRIDE + nI * PART_STRIDE + nI * nT);
+  a[0] = FORMAT_VERSION;
+  a[1] = nT;
+  a[2] = nI;
+  a[3] = p.kerf;
+  a[4] = p.seed;
+  a[5] = p.budgetMs;
+  a[6] = p.stockSelection === 'smallest' ? 1 : 0;
+  a[7] = p.objective === 'cost' ? 1 : 0;
+  let b = HEADER_LEN;
+  for (const s of p.stock) {
+    a[b++] = s.usable;
+    a[b++] = s.q;
+    a[b++] = s.cost;
+  }
+  for (const part of p.parts) {
+    a[b++] = part.l;
+    a[b++] = part.q;
+  }
+  p.parts.forEach((part, i) => {
+    for (const t of part.stock) a[b + i * nT + t] = 1;
+  });
+  return a;
+}
+
+function decodeLinear(out: Float64Array, startedAt: number, calledAt: number): LinearSolution {
+  if (out.length < OUT_HEADER || out[0] !== 0) {
+    throw new Error(`kerf linear engine: input rejected (status ${out.length ? out[0] : 'none'})`);
+  }
+  const nGroups = out[1]!;
+  const nI = out[7]!;
+  const unplaced = Array.from(out.subarray(OUT_HEADER, OUT_HEADER + nI));
+  let pos = OUT_HEADER + nI;
+  const groups: LinearGroup[] = [];
+  for (let g = 0; g < nGroups; g++) {
+    const stock = out[pos]!;
+    const bars = out[pos + 1]!;
+    const k = out[pos + 2]!;
+    groups.push({ stock, bars, parts: Array.from(out.subarray(pos + 3, pos + 3 + k)) });
+    pos += 3 + k;
+  }
+  return {
+    groups,
+    unplaced,
+    lowerBound: out[2]!,
+    optimal: out[3] === 1,
+    lpValue: out[4]! >= 0 ? out[4]! : null,
+    dives: out[8]!,
+    stats: {
+      iterations: out[9]!,
+      elapsedMs: performance.now() - startedAt,
+      timeToBestMs: out[5]! + (calledAt - startedAt),
+      stoppedByDeadline: out[6] === 1,
+    },
+  };
+}
+
+/** Solves one linear problem in a fresh instance of `module` (see loadLinearModule). */
+export function solveLinear(problem: LinearProblem, module: WebAssembly.Module): LinearSolution {
+  const startedAt = performance.now();
+  const input = encodeLinear(problem);
+  const ex = instantiate<LinearExports>(module, 'linear engine');
+  const ptr = ex.inputPtr(input.length);
+  new Float64Array(ex.memory.buffer, ptr, input.length).set(input);
+  const calledAt = performance.now();
+  const len = ex.solveLinear();
+  const out = new Float64Array(ex.memory.buffer, ex.outputPtr(), len);
+  return decodeLinear(out, startedAt, calledAt);
+}
+
+/** The 'linear/-' solver of the calculation dispatcher: request -> problem -> engine -> record. */
+export function linearBars(request: CalcRequest, options: { jobId: number; budgetMs: number; minOffcut: number }): ResultRecord {
+  const mapped = toLinearProblem(request, options.budgetMs);
+  const solution = solveLinear(mapped.problem, loadLinearModule());
+  return buildLinearRecord(request, mapped, solution, options);
+}

@@ -1,0 +1,49 @@
+// The engines' WASM builds: found from this module's own location (src/engine under vitest,
+// dist/src/engine after tsc), compiled once per thread, and instantiated fresh for every task
+// with the two imports every engine takes: a clock and an abort that names where it stopped.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const compiled = new Map<string, WebAssembly.Module>();
+
+/** First directory at or above `start` that holds a package.json. */
+function packageRoot(start: string): string {
+  for (let dir = start; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`kerf: no package.json above ${start}`);
+  }
+}
+
+/** build/<name>.wasm, compiled once per thread. */
+export function loadWasm(name: string): WebAssembly.Module {
+  let module = compiled.get(name);
+  if (module) return module;
+  const file = join(packageRoot(dirname(fileURLToPath(import.meta.url))), 'build', `${name}.wasm`);
+  if (!existsSync(file)) throw new Error(`kerf: ${file} is missing; build the engines with: make build`);
+  module = new WebAssembly.Module(readFileSync(file));
+  compiled.set(name, module);
+  return module;
+}
+
+/** Reads an AssemblyScript string (UTF-16, byte length stored just before it). */
+function readAsString(memory: WebAssembly.Memory, ptr: number): string {
+  if (!ptr) return '';
+  const bytes = new Uint32Array(memory.buffer, ptr - 4, 1)[0]!;
+  return String.fromCharCode(...new Uint16Array(memory.buffer, ptr, Math.min(bytes >>> 1, 1000)));
+}
+
+/** A fresh instance: memory never outlives the task. `label` names the engine in abort errors. */
+export function instantiate<T extends { memory: WebAssembly.Memory }>(module: WebAssembly.Module, label: string): T {
+  let memory: WebAssembly.Memory | undefined;
+  const env = {
+    now: (): number => performance.now(),
+    abort: (msg: number, file: number, line: number, col: number): never => {
+      const where = memory ? `${readAsString(memory, file)}:${line}:${col}` : `${line}:${col}`;
+      throw new Error(`kerf ${label} aborted at ${where}: ${memory ? readAsString(memory, msg) : ''}`);
+    },
+  };
+  const exports = new WebAssembly.Instance(module, { env }).exports as unknown as T;
+  memory = exports.memory;
+  return exports;
+}

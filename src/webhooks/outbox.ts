@@ -1,0 +1,105 @@
+// The webhook outbox: one durable row per delivery, written in the same transaction as the job's
+// result, so a restart loses nothing; the delivery loop reads what is due from here.
+import type { Db } from '../db/sqlite.js';
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'skipped';
+export type WebhookEvent = 'job.completed' | 'job.failed';
+
+export interface NewDelivery {
+  id: string;
+  accountId: number;
+  jobId: number;
+  event: WebhookEvent;
+  url: string;
+  /** The account's default URL: health-tracked and disabled on sustained failure. */
+  accountDefault: boolean;
+  /** The exact bytes to send. */
+  body: string;
+}
+
+export interface Delivery extends NewDelivery {
+  state: DeliveryState;
+  attempts: number;
+  nextAttemptAt: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  createdAt: number;
+}
+
+export interface AttemptRecord {
+  attempt: number;
+  at: number;
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+interface Row {
+  id: string; account_id: number; job_id: number; event: WebhookEvent; url: string; account_default: number; body: string;
+  state: DeliveryState; attempts: number; next_attempt_at: number; last_status: number | null; last_error: string | null; created_at: number;
+}
+
+const toDelivery = (r: Row): Delivery => ({
+  id: r.id, accountId: r.account_id, jobId: r.job_id, event: r.event, url: r.url, accountDefault: r.account_default === 1,
+  body: r.body, state: r.state, attempts: r.attempts, nextAttemptAt: r.next_attempt_at, lastStatus: r.last_status,
+  lastError: r.last_error, createdAt: r.created_at,
+});
+
+export class Outbox {
+  private readonly s;
+
+  constructor(db: Db) {
+    this.s = {
+      insert: db.prepare(`INSERT INTO deliveries (id, account_id, job_id, event, url, account_default, body, state, next_attempt_at, created_at, updated_at)
+                          VALUES (?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`),
+      due: db.prepare(`SELECT * FROM deliveries WHERE state = 'pending' AND next_attempt_at <= ? ORDER BY next_attempt_at LIMIT ?`),
+      get: db.prepare(`SELECT * FROM deliveries WHERE id = ?`),
+      attempt: db.prepare(`INSERT OR IGNORE INTO delivery_attempts (delivery_id, attempt, at, status, error, duration_ms) VALUES (?, ?, ?, ?, ?, ?)`),
+      update: db.prepare(`UPDATE deliveries SET state = ?, attempts = ?, next_attempt_at = ?, last_status = ?, last_error = ?, updated_at = ? WHERE id = ?`),
+      log: db.prepare(`SELECT * FROM deliveries WHERE account_id = ? AND created_at >= ? ORDER BY created_at DESC LIMIT 500`),
+      attempts: db.prepare(`SELECT attempt, at, status, error, duration_ms AS durationMs FROM delivery_attempts WHERE delivery_id = ? ORDER BY attempt`),
+      requeue: db.prepare(`UPDATE deliveries SET state = 'pending', next_attempt_at = ?, updated_at = ? WHERE id = ? AND account_id = ? AND state != 'pending'`),
+      replay: db.prepare(`UPDATE deliveries SET state = 'pending', next_attempt_at = ?, updated_at = ? WHERE account_id = ? AND state = 'skipped'`),
+    };
+  }
+
+  insert(d: NewDelivery, now: number): void {
+    this.s.insert.run(d.id, d.accountId, d.jobId, d.event, d.url, d.accountDefault ? 1 : 0, d.body, now, now, now);
+  }
+
+  due(now: number, limit: number): Delivery[] {
+    return (this.s.due.all(now, limit) as Row[]).map(toDelivery);
+  }
+
+  get(id: string): Delivery | undefined {
+    const row = this.s.get.get(id) as Row | undefined;
+    return row && toDelivery(row);
+  }
+
+  recordAttempt(id: string, a: AttemptRecord): void {
+    this.s.attempt.run(id, a.attempt, a.at, a.status, a.error, Math.round(a.durationMs));
+  }
+
+  /** Moves a delivery on after an attempt: the next due time while pending. */
+  update(id: string, state: DeliveryState, attempts: number, nextAttemptAt: number, status: number | null, error: string | null, now: number): void {
+    this.s.update.run(state, attempts, nextAttemptAt, status, error, now, id);
+  }
+
+  /** The account's deliveries since a time, newest first, with their attempts. */
+  log(accountId: number, since: number): (Delivery & { attemptLog: AttemptRecord[] })[] {
+    return (this.s.log.all(accountId, since) as Row[]).map((row) => ({
+      ...toDelivery(row),
+      attemptLog: this.s.attempts.all(row.id) as AttemptRecord[],
+    }));
+  }
+
+  /** Sends a finished delivery again, same id; attempts keep counting. */
+  redeliver(id: string, accountId: number, now: number): boolean {
+    return this.s.requeue.run(now, now, id, accountId).changes === 1;
+  }
+
+  /** After a re-enable: everything skipped while the endpoint was disabled goes out again. */
+  replaySkipped(accountId: number, now: number): number {
+    return this.s.replay.run(now, now, accountId).changes;
+  }
+}

@@ -1,0 +1,109 @@
+// Roll stock and beam saws end to end: POST /v3/calculate, poll, fetch, and the independent
+// validator on every layout (roll pieces as long as they are used, books on a beam saw).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { submit, waitForResult } from '../support/client.js';
+import { DEV_KEY, startServer, type KerfServer } from '../support/server.js';
+import { validateLayout } from '../support/validate-layout.js';
+
+let server: KerfServer;
+
+beforeAll(async () => {
+  server = await startServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+async function solve(request: unknown) {
+  const jobId = await submit(server.url, DEV_KEY, request);
+  const reply = await waitForResult(server.url, DEV_KEY, jobId);
+  expect(reply.status, reply.text).toBe(200);
+  expect(validateLayout(request, reply.json)).toEqual([]);
+  return reply.json;
+}
+
+describe('roll stock', () => {
+  it('cuts a perfect-fit job from the shortest piece of roll', async () => {
+    // 1000 wide roll: the parts tile 1000 x 900 exactly.
+    const request = {
+      saw: { stockType: 'roll', cutType: 'guillotine', bladeWidth: 0 },
+      stock: [{ l: 50000, w: 1000, material: 'vinyl' }],
+      parts: [
+        { l: 300, w: 500, q: 3, material: 'vinyl' },
+        { l: 300, w: 250, q: 6, material: 'vinyl' },
+      ],
+    };
+    const result = await solve(request);
+    const used = result.stock.filter((s: any) => s.used);
+    expect(used).toHaveLength(1);
+    expect(used[0].type).toBe('roll');
+    expect(used[0].l).toBe(900);
+    expect(used[0].analysis.rollLength).toBe(900);
+    expect(result.metadata.totalRollLength).toBe(900);
+    expect(result.metadata.totalEfficiency).toBe(1);
+  });
+
+  it('handles kerf, trims and a free (efficiency) layout', async () => {
+    for (const cutType of ['guillotine', 'efficiency']) {
+      const request = {
+        saw: { stockType: 'roll', cutType, bladeWidth: 3 },
+        stock: [{ l: 30000, w: 1400, material: 'felt', trim: { l1: 5, l2: 5, w1: 20, w2: 20 } }],
+        parts: [
+          { l: 800, w: 450, q: 7, material: 'felt' },
+          { l: 1200, w: 300, q: 4, material: 'felt' },
+          { l: 333, w: 222, q: 11, material: 'felt' },
+        ],
+      };
+      const result = await solve(request);
+      expect(result.unusableParts).toEqual([]);
+      const used = result.stock.filter((s: any) => s.used);
+      expect(used).toHaveLength(1);
+      expect(used[0].l).toBeLessThan(30000);
+      expect(result.metadata.totalRollLength).toBe(used[0].l);
+    }
+  });
+});
+
+describe('beam saw', () => {
+  it('stacks identical sheets into books and counts cuts per book', async () => {
+    const request = {
+      saw: { cutType: 'beam', stackHeight: 4, bladeWidth: 4.4 },
+      stock: [{ l: 2800, w: 2070, material: 'chipboard' }],
+      parts: [
+        { l: 600, w: 500, q: 60, material: 'chipboard' },
+        { l: 900, w: 300, q: 30, material: 'chipboard' },
+      ],
+    };
+    const result = await solve(request);
+    expect(result.unusableParts).toEqual([]);
+    const used = result.stock.filter((s: any) => s.used);
+    const stacked = used.filter((s: any) => s.stack > 1);
+    expect(stacked.length).toBeGreaterThan(0);
+    for (const s of used) {
+      expect(s.analysis.stackedNumberOfCuts).toBe(s.analysis.numberOfCuts * Math.ceil(s.stack / 4));
+    }
+    // First (non-trim) cuts run along the length.
+    const first = result.cuts.find((c: any) => !c.isTrim);
+    expect(first.dimension).toBe('l');
+  });
+});
+
+describe('head cuts', () => {
+  it('uses one head cut across the sheet when it saves a sheet', async () => {
+    // Two 2000 x 600 strips leave a 440 wide tail: only a head cut lets the 400 x 1200 part in.
+    const request = {
+      saw: { cutType: 'guillotine', cutPreference: 'l', bladeWidth: 0, guillotineOptions: { maxPhase: 2, headCuts: true } },
+      stock: [{ l: 2440, w: 1220, material: 'ply' }],
+      parts: [
+        { l: 2000, w: 600, q: 2, material: 'ply', orientationLock: 'l' },
+        { l: 1200, w: 400, q: 1, material: 'ply', orientationLock: 'w' },
+      ],
+    };
+    const result = await solve(request);
+    expect(result.metadata.totalUsedStock).toBe(1);
+    const first = result.cuts.filter((c: any) => !c.isTrim).sort((a: any, b: any) => a.order - b.order)[0];
+    expect(first.dimension).toBe('w');
+    const off = await solve({ ...request, saw: { ...request.saw, guillotineOptions: { maxPhase: 2, headCuts: false } } });
+    expect(off.metadata.totalUsedStock).toBe(2);
+  });
+});

@@ -1,0 +1,151 @@
+// Linear (1D) engine through its facade, and the whole solver (request -> record) checked by
+// the independent validator: the kerf rule, known optima with proof, several lengths with
+// costs, limited stock, unusable parts, determinism and the budget.
+// Needs build/linear.wasm (make build).
+
+import { beforeAll, describe, expect, it } from 'vitest';
+import { linearBars, loadLinearModule, solveLinear, type LinearProblem, type LinearSolution } from '../../src/engine/linear.js';
+import { calculationRequest, normalizeRequest, type CalcRequest } from '../../src/schema/request.js';
+import { validateLinear } from '../support/validate-linear.js';
+
+let mod: WebAssembly.Module;
+beforeAll(() => {
+  mod = loadLinearModule();
+});
+
+function problem(stock: LinearProblem['stock'], parts: [number, number][], extra: Partial<LinearProblem> = {}): LinearProblem {
+  return {
+    stock,
+    parts: parts.map(([l, q]) => ({ l, q, stock: stock.map((_, i) => i) })),
+    kerf: 0, objective: 'count', stockSelection: 'efficiency', seed: 1, budgetMs: 2000, ...extra,
+  };
+}
+
+const bars = (s: LinearSolution) => s.groups.reduce((n, g) => n + g.bars, 0);
+
+/** Checks a raw engine solution: pieces counted, lengths plus kerfs within each bar. */
+function checkSolution(p: LinearProblem, s: LinearSolution): void {
+  const placed = p.parts.map(() => 0);
+  for (const g of s.groups) {
+    const sum = g.parts.reduce((n, i) => n + p.parts[i].l, 0);
+    expect(sum + (g.parts.length - 1) * p.kerf).toBeLessThanOrEqual(p.stock[g.stock].usable + 1e-9);
+    for (const i of g.parts) {
+      expect(p.parts[i].stock).toContain(g.stock);
+      placed[i] += g.bars;
+    }
+  }
+  p.parts.forEach((part, i) => expect(placed[i] + s.unplaced[i]).toBe(part.q));
+  if (s.optimal) expect(s.unplaced.every((u) => u === 0)).toBe(true);
+}
+
+function request(input: unknown): CalcRequest {
+  const normal = normalizeRequest(calculationRequest.parse(input));
+  if (!('request' in normal)) throw new Error(JSON.stringify(normal.issues));
+  return normal.request;
+}
+
+function solveRequest(input: unknown, budgetMs = 2000) {
+  const result = linearBars(request(input), { jobId: 1, budgetMs, minOffcut: 0 });
+  expect(validateLinear(input, result)).toEqual([]);
+  return result;
+}
+
+describe('linear engine', () => {
+  it('fits k pieces with k - 1 kerfs when the last one ends at the usable end', () => {
+    // 3 x 996 + 2 x 6 = 3000 exactly: three per bar, six pieces on two bars, proven.
+    const p = problem([{ usable: 3000, q: -1, cost: 0 }], [[996, 6]], { kerf: 6 });
+    const s = solveLinear(p, mod);
+    checkSolution(p, s);
+    expect(bars(s)).toBe(2);
+    expect(s.optimal).toBe(true);
+    expect(s.lowerBound).toBe(2);
+    // One more millimetre and only two fit.
+    const q = problem([{ usable: 2999, q: -1, cost: 0 }], [[996, 6]], { kerf: 6 });
+    expect(bars(solveLinear(q, mod))).toBe(3);
+  });
+
+  it('finds and proves the optimum of a triplet instance the greedy misses', () => {
+    // Every bar of the optimum holds exactly three pieces summing to 1000.
+    const pieces: [number, number][] = [[495, 1], [260, 1], [245, 1], [380, 1], [320, 1], [300, 1], [450, 1], [290, 1], [260, 1],
+      [410, 1], [330, 1], [260, 1], [400, 1], [340, 1], [260, 1], [350, 1], [325, 1], [325, 1]];
+    const p = problem([{ usable: 1000, q: -1, cost: 0 }], pieces);
+    const s = solveLinear(p, mod);
+    checkSolution(p, s);
+    expect(bars(s)).toBe(6);
+    expect(s.optimal).toBe(true);
+  });
+
+  it('minimises cost over several lengths and respects limited stock', () => {
+    const p = problem([{ usable: 6000, q: -1, cost: 12 }, { usable: 3000, q: -1, cost: 5 }], [[2900, 2]], { objective: 'cost' });
+    const s = solveLinear(p, mod);
+    checkSolution(p, s);
+    expect(s.groups).toEqual([{ stock: 1, bars: 2, parts: [0] }]);
+    expect(s.optimal).toBe(true);
+
+    const limited = problem([{ usable: 2000, q: 1, cost: 0 }], [[1500, 2]]);
+    const t = solveLinear(limited, mod);
+    checkSolution(limited, t);
+    expect(t.unplaced).toEqual([1]);
+    expect(t.optimal).toBe(false);
+  });
+
+  it('never claims optimality above its bound on random instances, and is deterministic', () => {
+    let seed = 12345;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    for (let k = 0; k < 8; k++) {
+      const parts: [number, number][] = Array.from({ length: 12 }, () => [Math.floor(100 + rand() * 700), 1 + Math.floor(rand() * 4)]);
+      const p = problem([{ usable: 1000, q: -1, cost: 0 }], parts, { kerf: k % 2 ? 3 : 0, budgetMs: 300 });
+      const s = solveLinear(p, mod);
+      checkSolution(p, s);
+      expect(bars(s)).toBeGreaterThanOrEqual(s.lowerBound);
+      if (s.optimal) expect(bars(s)).toBe(s.lowerBound);
+      const again = solveLinear(p, mod);
+      if (!s.stats.stoppedByDeadline && !again.stats.stoppedByDeadline) expect(again.groups).toEqual(s.groups);
+    }
+  });
+
+  it('stops within its budget on a hard instance', () => {
+    let seed = 7;
+    const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+    const parts: [number, number][] = Array.from({ length: 180 }, () => [Math.floor(200 + rand() * 600), 1]);
+    const p = problem([{ usable: 1000, q: -1, cost: 0 }], parts, { budgetMs: 300 });
+    const t0 = performance.now();
+    const s = solveLinear(p, mod);
+    expect(performance.now() - t0).toBeLessThan(1000);
+    checkSolution(p, s);
+  });
+});
+
+describe('linear solver: request to record', () => {
+  it('places pieces one kerf apart from the start trim, cuts trims first and reports the remnant', () => {
+    const input = {
+      saw: { stockType: 'linear', bladeWidth: 3, options: { minOffcut: 100 } },
+      stock: [{ l: 6000, w: 40, t: 20, material: 'pine', trim: { l1: 10, l2: 10 } }],
+      parts: [{ l: 1000, w: 40, t: 20, q: 12, material: 'Pine', name: 'rail' }],
+    };
+    const r = solveRequest(input);
+    expect(r.metadata.totalUsedStock).toBe(3);
+    expect(r.metadata.optimal).toBe(true);
+    expect(r.metadata.lowerBound).toBe(3);
+    const first = r.stock.find((s: any) => s.used)!;
+    // A stacked entry lists its pattern once per bar: distinct positions.
+    const onFirst = [...new Set(r.parts.filter((p: any) => p.stock?.id === first.id).map((p: any) => p.x as number))].sort((a, b) => a - b);
+    expect(onFirst.slice(0, 3)).toEqual([10, 1013, 2016]);
+    const cuts = r.cuts.filter((c: any) => c.stock.id === first.id);
+    expect(cuts.slice(0, 2).map((c: any) => [c.position, c.isTrim])).toEqual([[10, true], [5990, true]]);
+    expect(r.offcuts.length).toBeGreaterThan(0);
+  });
+
+  it('explains a piece longer than every bar and one of another profile', () => {
+    const input = {
+      saw: { stockType: 'linear' },
+      stock: [{ l: 3000, w: 50, trim: { l1: 5, l2: 5 } }],
+      parts: [{ l: 2995, w: 50, q: 1, name: 'too long' }, { l: 500, w: 60, q: 2, name: 'wide' }, { l: 500, w: 50, q: 2 }],
+    };
+    const r = solveRequest(input);
+    const reasons = Object.fromEntries(r.unusableParts.map((u: any) => [u.name, u.issues[0].message]));
+    expect(reasons['too long']).toMatch(/longer than the usable length/);
+    expect(reasons['wide']).toMatch(/no bar with .*width 60/);
+    expect(r.metadata.optimal).toBe(false);
+  });
+});
