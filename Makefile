@@ -4,7 +4,7 @@ SHELL := /bin/bash
 PORT ?= 8080
 export PORT
 
-.PHONY: install build run test chromium bench bench-api bench-engine bench-linear clean
+.PHONY: install build run test chromium bench bench-api bench-engine bench-linear bench-analysis clean
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund

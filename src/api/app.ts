@@ -24,14 +24,23 @@ export async function buildApp(services: Services, logger: Logger) {
   });
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => reply.code(404).send(errorBody(`No route ${request.method} ${request.url.split('?')[0]}`)));
-  app.addHook('onSend', async (request, reply) => {
+  // These two run on every request: callback style (no promise each) and one counter child per
+  // route and status, looked up once, keep them off the readiness endpoint's hot path.
+  app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
+    done(null, payload);
   });
-  app.addHook('onResponse', async (request, reply) => {
-    services.metrics.httpRequests.labels(request.routeOptions.url ?? 'unmatched', String(reply.statusCode)).inc();
-    if (reply.statusCode >= 500 || request.routeOptions.url === '/v3/calculate') {
+  const counters = new Map<string, { inc(): void }>();
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const key = `${route} ${reply.statusCode}`;
+    let counter = counters.get(key);
+    if (!counter) counters.set(key, (counter = services.metrics.httpRequests.labels(route, String(reply.statusCode))));
+    counter.inc();
+    if (reply.statusCode >= 500 || route === '/v3/calculate') {
       request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
     }
+    done();
   });
   await app.register(docsRoutes);
   await app.register(async (scope) => calculateRoutes(scope, services));
