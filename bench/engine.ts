@@ -27,6 +27,7 @@ import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { loadEngineModule, solveGuillotine } from '../src/engine/guillotine.js';
 import type { EnginePart, EngineStock, GuillotineProblem, EngineNode, Axis } from '../src/engine/types.js';
+import { seededRandom } from './seeded.js';
 
 const DIR = process.env.BENCH_ENGINE_DIR ?? '/work/shared/bench/instances';
 const LIMIT = Number(process.env.BENCH_ENGINE_LIMIT_MS ?? 1000);
@@ -228,17 +229,6 @@ function certificate(dir: string): { area: number; plates: number } {
 
 // ---------------------------------------------------------------- cabinet jobs
 
-/** mulberry32: the synthetic jobs are the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /**
  * A kitchen of base and wall cabinets in 18 mm board (sides, bottom and top, shelves, rails,
@@ -246,7 +236,7 @@ function rng(seed: number): () => number {
  * blade, 3 stages, service settings (effort 1, 30 s budget): the job a user waits for.
  */
 function cabinetProblem(seed: number): GuillotineProblem {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const widths = [300, 400, 450, 500, 600, 800, 900];
   const target = 100 + Math.floor(r() * 201);
   const rows = new Map<string, number>();

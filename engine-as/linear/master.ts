@@ -156,30 +156,8 @@ export class Master {
    */
   solve(dr: Int32Array, qr: Int32Array, deadline: f64): i32 {
     const inst = this.inst;
-    let m: i32 = 0;
-    for (let i = 0; i < inst.nI; i++) {
-      this.rowOf[i] = -1;
-      if (dr[i] > 0) {
-        this.rowOf[i] = m;
-        this.rowItem[m] = i;
-        // A tiny distinct perturbation of each demand avoids degenerate pivots (and cycling);
-        // bounds are computed from the duals with the true demands, so they stay valid.
-        this.dem[m] = <f64>dr[i] + perturbation(m);
-        m++;
-      }
-    }
-    this.m = m;
-    this.value = 0;
-    this.bound = 0;
+    const m = this.setRows(dr);
     if (m == 0) return LP_OPTIMAL;
-    if (this.binv.length < m * m) this.binv = new Float64Array(m * m);
-    if (this.basis.length < m) {
-      this.basis = new Int32Array(m);
-      this.cB = new Float64Array(m);
-      this.xB = new Float64Array(m);
-      this.y = new Float64Array(m);
-      this.u = new Float64Array(m);
-    }
     // Start from one homogeneous pattern per row: a diagonal basis.
     const binv = this.binv;
     for (let k = 0; k < m * m; k++) unchecked((binv[k] = 0));
@@ -223,21 +201,8 @@ export class Master {
    */
   solveFrom(types: Int32Array, starts: Int32Array, items: Int32Array, nb: i32, dr: Int32Array, qr: Int32Array, deadline: f64): i32 {
     const inst = this.inst;
-    let m: i32 = 0;
-    for (let i = 0; i < inst.nI; i++) {
-      this.rowOf[i] = -1;
-      if (dr[i] > 0) {
-        this.rowOf[i] = m;
-        this.rowItem[m] = i;
-        this.dem[m] = <f64>dr[i] + perturbation(m);
-        m++;
-      }
-    }
-    this.m = m;
-    this.value = 0;
-    this.bound = 0;
+    const m = this.setRows(dr);
     if (m == 0) return LP_OPTIMAL;
-    this.ensure(m);
     for (let r = 0; r < m; r++) {
       this.basis[r] = -(r + 1);
       this.cB[r] = 0;
@@ -279,6 +244,29 @@ export class Master {
     for (let k = 0; k < m; k++) if (this.xB[k] < 0) return this.solve(dr, qr, deadline);
     this.warm = true;
     return this.iterate(dr, qr, deadline);
+  }
+
+  /**
+   * One LP row per item with residual demand, and room for an m-row basis; returns m. A tiny
+   * distinct perturbation of each demand avoids degenerate pivots (and cycling); bounds are
+   * computed from the duals with the true demands, so they stay valid.
+   */
+  private setRows(dr: Int32Array): i32 {
+    let m: i32 = 0;
+    for (let i = 0; i < this.inst.nI; i++) {
+      this.rowOf[i] = -1;
+      if (dr[i] > 0) {
+        this.rowOf[i] = m;
+        this.rowItem[m] = i;
+        this.dem[m] = <f64>dr[i] + perturbation(m);
+        m++;
+      }
+    }
+    this.m = m;
+    this.value = 0;
+    this.bound = 0;
+    if (m > 0) this.ensure(m);
+    return m;
   }
 
   private ensure(m: i32): void {

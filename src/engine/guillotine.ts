@@ -4,7 +4,7 @@
 // into EngineSolution trees. No packing logic lives here: the engine owns the algorithms.
 
 import type { EngineNode, EnginePart, EngineSheet, EngineSolution, GuillotineProblem } from './types.js';
-import { instantiate, loadWasm } from './wasm.js';
+import { loadWasm, runFlat } from './wasm.js';
 
 // ---- flat layout; mirrors engine-as/guillotine/layout.ts (change both together) ----
 const FORMAT_VERSION = 3;
@@ -162,13 +162,7 @@ export function solveGuillotine(problem: GuillotineProblem, module: WebAssembly.
 function solveOnce(problem: GuillotineProblem, module: WebAssembly.Module): EngineSolution {
   const startedAt = performance.now();
   const input = encodeProblem(problem);
-  const ex = instantiate<EngineExports>(module, 'guillotine engine');
-  const ptr = ex.inputPtr(input.length);
-  new Float64Array(ex.memory.buffer, ptr, input.length).set(input);
-  const calledAt = performance.now();
-  const len = ex.solveGuillotine();
-  // Memory may have grown during the call: take a fresh view of the buffer.
-  const out = new Float64Array(ex.memory.buffer, ex.outputPtr(), len);
+  const { out, calledAt } = runFlat<EngineExports>(module, 'guillotine engine', input, (engine) => engine.solveGuillotine());
   return decodeSolution(out, startedAt, calledAt);
 }
 

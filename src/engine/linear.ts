@@ -6,7 +6,7 @@ import type { CalcRequest } from '../schema/request.js';
 import type { ResultRecord } from '../schema/result.js';
 import { buildLinearRecord } from '../result/linear-record.js';
 import { toLinearProblem } from './linear-problem.js';
-import { instantiate, loadWasm } from './wasm.js';
+import { loadWasm, runFlat } from './wasm.js';
 
 // ---- flat layout; mirrors engine-as/linear/instance.ts and output.ts (change together) ----
 const FORMAT_VERSION = 1;
@@ -142,12 +142,7 @@ function decodeLinear(out: Float64Array, startedAt: number, calledAt: number): L
 export function solveLinear(problem: LinearProblem, module: WebAssembly.Module): LinearSolution {
   const startedAt = performance.now();
   const input = encodeLinear(problem);
-  const ex = instantiate<LinearExports>(module, 'linear engine');
-  const ptr = ex.inputPtr(input.length);
-  new Float64Array(ex.memory.buffer, ptr, input.length).set(input);
-  const calledAt = performance.now();
-  const len = ex.solveLinear();
-  const out = new Float64Array(ex.memory.buffer, ex.outputPtr(), len);
+  const { out, calledAt } = runFlat<LinearExports>(module, 'linear engine', input, (engine) => engine.solveLinear());
   return decodeLinear(out, startedAt, calledAt);
 }
 

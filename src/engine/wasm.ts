@@ -47,3 +47,22 @@ export function instantiate<T extends { memory: WebAssembly.Memory }>(module: We
   memory = exports.memory;
   return exports;
 }
+
+/** The flat-array calling convention of the solver engines: inputs in, one call, outputs out. */
+export interface FlatEngine {
+  memory: WebAssembly.Memory;
+  inputPtr(n: number): number;
+  outputPtr(): number;
+}
+
+/**
+ * Copies `input` into a fresh instance, runs `call` (which returns the output length) and
+ * returns the output, viewed after the call because memory may have grown during it.
+ */
+export function runFlat<T extends FlatEngine>(module: WebAssembly.Module, label: string, input: Float64Array, call: (engine: T) => number): { out: Float64Array; calledAt: number } {
+  const engine = instantiate<T>(module, label);
+  new Float64Array(engine.memory.buffer, engine.inputPtr(input.length), input.length).set(input);
+  const calledAt = performance.now();
+  const length = call(engine);
+  return { out: new Float64Array(engine.memory.buffer, engine.outputPtr(), length), calledAt };
+}

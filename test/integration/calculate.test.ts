@@ -1,7 +1,7 @@
 // The spine end to end: POST /v3/calculate, poll /v3/result/ready, GET /v3/result, and the
 // independent validator on every layout the real server returns.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { call, submit, waitForResult } from '../support/client.js';
+import { call, solveChecked, submit, waitForResult } from '../support/client.js';
 import { DEV_KEY, startServer, type KerfServer } from '../support/server.js';
 import { validateLayout } from '../support/validate-layout.js';
 
@@ -14,14 +14,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function solve(request: unknown) {
-  const jobId = await submit(server.url, DEV_KEY, request);
-  const reply = await waitForResult(server.url, DEV_KEY, jobId);
-  expect(reply.status, reply.text).toBe(200);
-  expect(reply.json.jobId).toBe(jobId);
-  expect(validateLayout(request, reply.json)).toEqual([]);
-  return reply.json;
-}
+const solve = (request: unknown) => solveChecked(server.url, DEV_KEY, request, validateLayout);
 
 const cabinet = {
   saw: { bladeWidth: 4, cutType: 'guillotine', stockType: 'sheet', cutPreference: 'l' },

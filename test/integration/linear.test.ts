@@ -1,7 +1,7 @@
 // Linear (1D) cutting end to end on the real server: POST /v3/calculate with
 // saw.stockType linear, poll, fetch, and the independent validator on every plan.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { submit, waitForResult } from '../support/client.js';
+import { solveChecked } from '../support/client.js';
 import { DEV_KEY, startServer, type KerfServer } from '../support/server.js';
 import { validateLinear } from '../support/validate-linear.js';
 
@@ -14,13 +14,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function solve(request: unknown) {
-  const jobId = await submit(server.url, DEV_KEY, request);
-  const reply = await waitForResult(server.url, DEV_KEY, jobId);
-  expect(reply.status, reply.text).toBe(200);
-  expect(validateLinear(request, reply.json)).toEqual([]);
-  return reply.json;
-}
+const solve = (request: unknown) => solveChecked(server.url, DEV_KEY, request, validateLinear);
 
 describe('linear stock', () => {
   it('cuts timber with kerf and trims, stacks identical bars and proves the optimum', async () => {

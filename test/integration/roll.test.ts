@@ -1,7 +1,7 @@
 // Roll stock and beam saws end to end: POST /v3/calculate, poll, fetch, and the independent
 // validator on every layout (roll pieces as long as they are used, books on a beam saw).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { submit, waitForResult } from '../support/client.js';
+import { solveChecked } from '../support/client.js';
 import { DEV_KEY, startServer, type KerfServer } from '../support/server.js';
 import { validateLayout } from '../support/validate-layout.js';
 
@@ -14,13 +14,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-async function solve(request: unknown) {
-  const jobId = await submit(server.url, DEV_KEY, request);
-  const reply = await waitForResult(server.url, DEV_KEY, jobId);
-  expect(reply.status, reply.text).toBe(200);
-  expect(validateLayout(request, reply.json)).toEqual([]);
-  return reply.json;
-}
+const solve = (request: unknown) => solveChecked(server.url, DEV_KEY, request, validateLayout);
 
 describe('roll stock', () => {
   it('cuts a perfect-fit job from the shortest piece of roll', async () => {

@@ -7,10 +7,10 @@ export interface Reply {
   json: any;
 }
 
-export async function call(url: string, init: RequestInit & { key?: string | null; body?: any } = {}): Promise<Reply> {
+export async function call(url: string, init: Omit<RequestInit, 'body'> & { key?: string | null; body?: unknown } = {}): Promise<Reply> {
   const headers = new Headers(init.headers);
   if (init.key) headers.set('authorization', init.key);
-  let body = init.body;
+  let body = init.body as BodyInit | undefined;
   if (body !== undefined && typeof body !== 'string' && !(body instanceof Uint8Array)) {
     body = JSON.stringify(body);
     headers.set('content-type', 'application/json');
@@ -75,4 +75,15 @@ function postOnce(url: string, headers: Record<string, string>, body: Buffer): P
     });
     request.end(body);
   });
+}
+
+/** Submits, polls and fetches a calculation that must succeed, and checks it with `validate`. */
+export async function solveChecked(base: string, key: string, request: unknown, validate: (request: unknown, result: unknown) => string[]): Promise<any> {
+  const jobId = await submit(base, key, request);
+  const reply = await waitForResult(base, key, jobId);
+  if (reply.status !== 200) throw new Error(`job ${jobId} answered ${reply.status}: ${reply.text}`);
+  if (reply.json.jobId !== jobId) throw new Error(`job ${jobId} came back as ${reply.json.jobId}`);
+  const violations = validate(request, reply.json);
+  if (violations.length) throw new Error(`job ${jobId} layout is invalid:\n${violations.join('\n')}`);
+  return reply.json;
 }

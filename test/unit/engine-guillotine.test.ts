@@ -5,6 +5,7 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadEngineModule, solveGuillotine } from '../../src/engine/guillotine.js';
+import { seededRandom } from '../../bench/seeded.js';
 import type {
   Axis,
   EngineNode,
@@ -47,21 +48,10 @@ function problem(stockRows: EngineStock[], parts: EnginePart[], extra: Partial<G
   };
 }
 
-/** mulberry32: deterministic test data. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Furniture-like mix: n part rows, integer mm sizes, mixed rotation rules. */
 function randomParts(n: number, seed: number, stockIdx: number[] = [0, 1, 2]): EnginePart[] {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const out: EnginePart[] = [];
   for (let i = 0; i < n; i++) {
     const l = 100 + Math.floor(r() * 800);
@@ -434,7 +424,7 @@ describe('guillotine engine: quality', () => {
 
   it('zero-waste guillotine puzzle (3 sheets cut into 3-stage pieces) needs at most 4 sheets', () => {
     // Cut three 2400x1200 sheets into strips, then pieces, then stacked parts: the optimum is 3.
-    const r = rng(77);
+    const r = seededRandom(77);
     const parts: EnginePart[] = [];
     for (let s = 0; s < 3; s++) {
       let y = 0;
