@@ -4,7 +4,7 @@ SHELL := /bin/bash
 PORT ?= 8080
 export PORT
 
-.PHONY: install build run test chromium bench bench-api bench-engine bench-linear bench-analysis clean
+.PHONY: install build run test chromium bench bench-api bench-engine bench-linear bench-analysis bench-nesting bench-scale bench-accounts clean
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -23,11 +23,15 @@ build/linear.wasm: node_modules/.installed engine-as/linear/asconfig.json engine
 build/mesh.wasm: node_modules/.installed engine-as/mesh/asconfig.json engine-as/mesh.ts $(shell find engine-as/mesh -name '*.ts')
 	npx asc --config engine-as/mesh/asconfig.json --target release
 
+# The nesting (true-shape) engine: its own entry and config as well.
+build/nesting.wasm: node_modules/.installed engine-as/nesting/asconfig.json engine-as/nesting.ts $(shell find engine-as/nesting engine-as/common -name '*.ts')
+	npx asc --config engine-as/nesting/asconfig.json --target release
+
 dist/.built: node_modules/.installed tsconfig.json $(shell find src bench -name '*.ts')
 	npx tsc -p .
 	touch $@
 
-build: build/engine.wasm build/linear.wasm build/mesh.wasm dist/.built
+build: build/engine.wasm build/linear.wasm build/mesh.wasm build/nesting.wasm dist/.built
 
 run: build
 	KERF_WEBHOOK_ALLOW_LOOPBACK=1 node dist/src/main.js
@@ -39,7 +43,7 @@ chromium:
 test: build chromium
 	npx vitest run
 
-bench: bench-api bench-engine bench-linear bench-analysis
+bench: bench-api bench-engine bench-linear bench-analysis bench-nesting bench-scale bench-accounts
 
 bench-api: build
 	node dist/bench/api.js
@@ -55,6 +59,18 @@ bench-linear: build
 # Model analysis: a generated 2,000,000-triangle binary STL (target: under 4 s and 1 GB).
 bench-analysis: build
 	node dist/bench/analysis.js
+
+# Nesting engine on the 13 ESICUP strip instances beside sparrow (BENCH_NESTING_SECONDS, default 60 per instance).
+bench-nesting: build
+	node dist/bench/nesting.js
+
+# Accounts over Redis: key lookup cost, issue/revoke propagation between nodes, reload time (BENCH_REDIS_URL, BENCH_ACCOUNTS).
+bench-accounts: build
+	node dist/bench/accounts.js
+
+# Jobs per second over Redis with 1 and 2 worker processes (BENCH_REDIS_URL, BENCH_SCALE_JOBS; see bench/scale.ts).
+bench-scale: build
+	node dist/bench/scale.js
 
 clean:
 	rm -rf dist build node_modules/.installed

@@ -8,6 +8,9 @@
 //   BENCH_ENGINE_THREADS   worker threads, default 2 (one instance per thread at a time)
 //   BENCH_ENGINE_VARIANTS  bin-packing variants, default 3nho,3nhr,ur
 //   BENCH_ENGINE_SETS      comma list of bpp,strip,vsbpp,features,cabinet (default all)
+//   BENCH_ENGINE_STRIP     zero-waste groups, comma list of hopper2001a,burke2004,hopper2000
+//   BENCH_ENGINE_STRIP_STAGES  stages of the zero-waste runs, default 3 (0 = unlimited)
+//   BENCH_ENGINE_VERBOSE=1 one line per instance on stderr
 //   BENCH_ENGINE_EFFORT    engine effort scale, default 0 (run to the limit); 1 = the service default
 //   BENCH_ENGINE_DIR       instance root, default /work/shared/bench/instances
 //
@@ -37,9 +40,15 @@ const THREADS = Math.max(1, Number(process.env.BENCH_ENGINE_THREADS ?? 2));
 const EFFORT = Number(process.env.BENCH_ENGINE_EFFORT ?? 0);
 /** Override of the bin-packing first cut, only to check the convention ('x' is packingsolver's horizontal). */
 const FIRST_CUT = (process.env.BENCH_ENGINE_FIRSTCUT ?? 'x') as Axis;
-/** Bin-packing variants to run (default all three). */
+/** Bin-packing variants to run (default the three guillotine ones; 'fr' = free placement, cutType efficiency). */
 const VARIANTS = (process.env.BENCH_ENGINE_VARIANTS ?? '3nho,3nhr,ur').split(',');
 const SETS = (process.env.BENCH_ENGINE_SETS ?? 'bpp,strip,vsbpp,features,cabinet').split(',');
+/** Zero-waste groups to run (hopper2001a, burke2004, hopper2000); default: the first two, all three with FULL. */
+/** Print one line per finished instance to stderr. */
+const VERBOSE = process.env.BENCH_ENGINE_VERBOSE === '1';
+/** Stages of the zero-waste runs (default 3; 0 = unlimited). */
+const STRIP_STAGES = Number(process.env.BENCH_ENGINE_STRIP_STAGES ?? 3);
+const STRIP_GROUPS = process.env.BENCH_ENGINE_STRIP?.split(',');
 
 // ---------------------------------------------------------------- CSV
 
@@ -76,6 +85,8 @@ interface Task {
   firstCut?: Axis;
   rotate?: boolean;
   maxPhase?: number;
+  /** 'free': cutType efficiency (free packer, the better of it and a guillotine layout). */
+  placement?: 'free';
 }
 interface Outcome {
   id: number;
@@ -146,7 +157,7 @@ function run(task: Task, mod: WebAssembly.Module): Outcome {
         trim: { l1: 0, l2: 0, w1: 0, w2: 0 },
         grain: 0,
       }));
-      problem = base({ stock, parts: partsOf(items, stock.length, () => !!task.rotate), maxPhase: task.maxPhase ?? 0, firstCut: task.firstCut ?? 'x' });
+      problem = base({ stock, parts: partsOf(items, stock.length, () => !!task.rotate), maxPhase: task.maxPhase ?? 0, firstCut: task.firstCut ?? 'x', placement: task.placement });
     }
   }
   const sol = solveGuillotine(problem, mod);
@@ -293,14 +304,15 @@ function bppTasks(): Task[] {
     }
   }
   names.sort();
-  const configs: { tag: string; rotate: boolean; maxPhase: number }[] = [
+  const configs: { tag: string; rotate: boolean; maxPhase: number; placement?: 'free' }[] = [
     { tag: '3nho', rotate: false, maxPhase: 3 },
     { tag: '3nhr', rotate: true, maxPhase: 3 },
     { tag: 'ur', rotate: true, maxPhase: 0 },
+    { tag: 'fr', rotate: true, maxPhase: 0, placement: 'free' },
   ];
   const tasks: Task[] = [];
   for (const c of configs.filter((c) => VARIANTS.includes(c.tag))) {
-    for (const n of names) tasks.push({ id: 0, kind: 'bpp', name: `${c.tag}:${n}`, base: join(root, n), rotate: c.rotate, maxPhase: c.maxPhase, firstCut: FIRST_CUT });
+    for (const n of names) tasks.push({ id: 0, kind: 'bpp', name: `${c.tag}:${n}`, base: join(root, n), rotate: c.rotate, maxPhase: c.maxPhase, firstCut: FIRST_CUT, placement: c.placement });
   }
   return tasks;
 }
@@ -308,11 +320,11 @@ function bppTasks(): Task[] {
 function stripTasks(): Task[] {
   const root = join(DIR, 'rect-strip-zero-waste');
   const tasks: Task[] = [];
-  const groups = FULL ? ['hopper2001a', 'burke2004', 'hopper2000'] : ['hopper2001a', 'burke2004'];
+  const groups = STRIP_GROUPS ?? (FULL ? ['hopper2001a', 'burke2004', 'hopper2000'] : ['hopper2001a', 'burke2004']);
   for (const g of groups) {
     const names = readdirSync(join(root, g)).filter((f) => f.endsWith('_items.csv')).map((f) => f.slice(0, -10));
     names.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-    for (const n of names) tasks.push({ id: 0, kind: 'strip', name: `${g}/${n}`, base: join(root, g, n), maxPhase: 3 });
+    for (const n of names) tasks.push({ id: 0, kind: 'strip', name: `${g}/${n}`, base: join(root, g, n), maxPhase: STRIP_STAGES });
   }
   return tasks;
 }
@@ -342,6 +354,7 @@ function report(tasks: Task[], out: Map<number, Outcome>): void {
       ['3nho', 'bks_3nho.csv', '3-stage, first cut horizontal, no rotation'],
       ['3nhr', 'bks_3nhr.csv', '3-stage, first cut horizontal, rotation'],
       ['ur', 'bks_rotation.csv', 'unlimited stages, rotation'],
+      ['fr', 'bks_rotation.csv', 'free placement (cutType efficiency), rotation'],
     ];
     for (const [tag, file, label] of variants) {
       const bks = bksTable(join(bppRoot, file));
@@ -386,7 +399,7 @@ function report(tasks: Task[], out: Map<number, Outcome>): void {
   }
   const strips = tasks.filter((t) => t.kind === 'strip');
   if (strips.length) {
-    console.log(`\n### Zero-waste strip packing (open-length roll, 3 stages, rotation), ${LIMIT} ms per instance\n`);
+    console.log(`\n### Zero-waste strip packing (open-length roll, ${STRIP_STAGES || 'unlimited'} stages, rotation), ${LIMIT} ms per instance\n`);
     console.log('| group | instances | sum of optimum heights | ours | gap to optimum | optimal found | packingsolver here (10 s) | mean time to best |');
     console.log('|---|---|---|---|---|---|---|---|');
     const psFile = join(DIR, 'rect-strip-zero-waste', 'packingsolver_8b83b5a8_here_hopper2001a_3stage_10s.csv');
@@ -501,6 +514,7 @@ async function main(): Promise<void> {
       };
       w.on('message', (o: Outcome) => {
         out.set(o.id, o);
+        if (VERBOSE) process.stderr.write(`  ${tasks[o.id]!.name}: bins ${o.bins}, length ${o.length}, unplaced ${o.unplaced}, ${o.elapsedMs.toFixed(0)} ms\n`);
         if (out.size % 50 === 0) process.stderr.write(`  ${out.size}/${tasks.length}\n`);
         feed();
       });

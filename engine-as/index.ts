@@ -3,6 +3,8 @@
 // outputPtr(). One fresh instance per task: nothing here is reused across tasks.
 
 import { solveGuillotine as solveGuillotineFlat } from "./guillotine/solve";
+import { solveFree as solveFreeFlat } from "./free/solve";
+import { solveStrip as solveStripFlat } from "./guillotine/strip";
 
 let input: Float64Array = new Float64Array(0);
 let output: Float64Array = new Float64Array(0);
@@ -21,4 +23,16 @@ export function solveGuillotine(): i32 {
 
 export function outputPtr(): usize {
   return output.dataStart;
+}
+
+/** Solves the same input with free (non-guillotine) placement; same output layout. */
+export function solveFree(): i32 {
+  output = solveFreeFlat(input);
+  return output.length;
+}
+
+/** Strip packing of one roll by recursive best fit (see guillotine/strip.ts for the layout). */
+export function solveStrip(): i32 {
+  output = solveStripFlat(input);
+  return output.length;
 }

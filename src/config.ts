@@ -36,7 +36,17 @@ export interface Config {
   mailFrom: string;
   /** The address users reach the service at, for links in e-mails. */
   publicUrl?: string;
+  /** Redis for several processes and machines (jobs, queue, outbox, counters); unset = embedded. */
+  redisUrl?: string;
+  /** Key prefix in Redis, so several deployments (or test runs) share one server. */
+  redisPrefix: string;
+  /** What this process does with Redis: serve the API, run jobs, or both. */
+  role: ProcessRole;
+  /** How long a worker's claim on a job lasts without renewal: a dead worker's job is re-run after it. */
+  redisLockMs: number;
 }
+
+export type ProcessRole = 'api' | 'worker' | 'all';
 
 const flag = (value: string | undefined) => value === '1' || value === 'true';
 
@@ -70,5 +80,17 @@ export function loadConfig(env = process.env): Config {
     smtpUrl: env.KERF_SMTP_URL || undefined,
     mailFrom: env.KERF_MAIL_FROM ?? 'kerf <no-reply@kerf.local>',
     publicUrl: env.KERF_PUBLIC_URL || undefined,
+    redisUrl: env.KERF_REDIS_URL || undefined,
+    redisPrefix: env.KERF_REDIS_PREFIX || 'kerf:',
+    role: processRole(env.KERF_ROLE, env.KERF_REDIS_URL),
+    redisLockMs: Math.max(1000, int('KERF_REDIS_LOCK_MS', 30_000)),
   };
+}
+
+/** Separate API and worker processes only make sense when they share Redis. */
+function processRole(raw: string | undefined, redisUrl: string | undefined): ProcessRole {
+  const role = raw || 'all';
+  if (role !== 'api' && role !== 'worker' && role !== 'all') throw new Error(`KERF_ROLE must be api, worker or all, got "${raw}"`);
+  if (role !== 'all' && !redisUrl) throw new Error(`KERF_ROLE=${role} needs KERF_REDIS_URL: without Redis one process does everything`);
+  return role;
 }

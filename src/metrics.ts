@@ -3,6 +3,7 @@ import client from 'prom-client';
 
 export function createMetrics() {
   const registry = new client.Registry();
+  const answerTallies: { labels: { route: string; status: string }; count: number }[] = [];
   client.collectDefaultMetrics({ register: registry });
   return {
     registry,
@@ -17,8 +18,32 @@ export function createMetrics() {
       registers: [registry],
     }),
     jobRetries: new client.Counter({ name: 'kerf_job_retries_total', help: 'Jobs re-queued after their worker died', registers: [registry] }),
-    httpRequests: new client.Counter({ name: 'kerf_http_requests_total', help: 'HTTP requests by route and status', labelNames: ['route', 'status'] as const, registers: [registry] }),
+    httpRequests: new client.Counter({
+      name: 'kerf_http_requests_total',
+      help: 'HTTP requests by route and status',
+      labelNames: ['route', 'status'] as const,
+      registers: [registry],
+      collect() {
+        for (const tally of answerTallies) {
+          if (tally.count > 0) this.inc(tally.labels, tally.count);
+          tally.count = 0;
+        }
+      },
+    }),
+    /**
+     * A plain counter for one route and status, handed to kerf_http_requests_total when
+     * scraped: prom-client's labelled inc hashes the labels on every call, a hot-path cost.
+     */
+    answerTally(route: string, status: number): AnswerTally {
+      const tally = { labels: { route, status: String(status) }, count: 0 };
+      answerTallies.push(tally);
+      return tally;
+    },
   };
+}
+
+export interface AnswerTally {
+  count: number;
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;

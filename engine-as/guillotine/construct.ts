@@ -18,6 +18,8 @@ export const ABORTED: i32 = 1;
 const CAND_CAP: i32 = 8;
 /** 'smallest' takes a smaller sheet when its fill is at least this fraction of the best. */
 const SMALLEST_SLACK: f64 = 0.9;
+/** Strip mode: openers whose band lengths are tried for each new band. */
+const STRIP_OPENERS: i32 = 3;
 
 export class Constructor {
   inst: Instance;
@@ -92,7 +94,10 @@ export class Constructor {
       let nc = 0;
       if (late && last >= 0 && unchecked(avail[last]) != 0) {
         unchecked((this.cand[nc++] = last));
-      } else {
+      } else if (inst.strip) {
+        nc = this.stripCandidates(seq, n, demand, avail, s0, ns);
+      }
+      if (nc == 0) {
         let navail = 0;
         for (let i = 0; i < ns; i++) if (unchecked(avail[unchecked(inst.cStocks[s0 + i])]) != 0) navail++;
         let k = 0;
@@ -157,6 +162,36 @@ export class Constructor {
       }
     }
     return DONE;
+  }
+
+  /**
+   * Strip mode: the band lengths worth trying next are the extents along the strip of the
+   * first few openers still in demand (priority order, each allowed orientation). Writes
+   * them to cand and returns how many.
+   */
+  private stripCandidates(seq: Int32Array, n: i32, demand: Int32Array, avail: Int32Array, s0: i32, ns: i32): i32 {
+    const inst = this.inst;
+    const eps = inst.eps;
+    let nc = 0;
+    let openers = 0;
+    for (let i = 0; i < n && openers < STRIP_OPENERS; i++) {
+      const t = unchecked(seq[i]);
+      if (unchecked(demand[t]) <= 0) continue;
+      openers++;
+      for (let r = 0; r < 2; r++) {
+        const len = r == 0 ? unchecked(inst.tL[t]) : unchecked(inst.tW[t]);
+        for (let k = 0; k < ns; k++) {
+          const s = unchecked(inst.cStocks[s0 + k]);
+          if (Math.abs(unchecked(inst.sXL[s]) - len) > eps || unchecked(avail[s]) == 0) continue;
+          if ((inst.maskOn(t, s) & (1 << r)) == 0) break;
+          let dup = false;
+          for (let j = 0; j < nc; j++) if (unchecked(this.cand[j]) == s) dup = true;
+          if (!dup) unchecked((this.cand[nc++] = s));
+          break;
+        }
+      }
+    }
+    return nc;
   }
 
   /** How many more copies of `nodes` the demand (and `avail` sheets, -1 unlimited) allow. */

@@ -24,13 +24,16 @@ import { Instance, AXIS_X, typeL, typeW, typeArea } from "./instance";
 import { fitBuild, fitSet, fitTighten, fitSetStock, fitAny, fitFirst, fitMask, fitLeafType } from "./fitindex";
 import { Genome } from "./genome";
 import { F64Vec } from "../common/arrays";
-import { NODE_STRIDE, N_KIND, N_ITEM, N_CHILDREN, KIND_CUT, KIND_PART } from "./layout";
+import { NODE_STRIDE, N_KIND, N_ITEM, N_CHILDREN, N_DIR, KIND_CUT, KIND_PART } from "./layout";
 
 /** Largest stack room (in size units) and table size the knapsack takes on; beyond, FIT fills. */
 const DP_MAX_CAP: i32 = 2000;
 const DP_MAX_CELLS: i32 = 400000;
 /** Widest band tried, in opener extents. */
 const WIDE_MAX: i32 = 5;
+/** Head cut positions: leading parts whose extents are tried, and copies of each. */
+const HEAD_LEADS: i32 = 3;
+const HEAD_COPIES: i32 = 3;
 
 export class Filler {
   inst: Instance;
@@ -46,9 +49,13 @@ export class Filler {
   /** Band thickness in copies of the opener's extent (wide bands; see bestBand). */
   private pickM: i32 = 1;
   private trialDepth: i32 = 0;
+  /** Opener of the band being filled (-1 at the root), for genome.sameFirst. */
+  private openT: i32 = -1;
+  private openR: i32 = 0;
   private dpCand: F64Vec = new F64Vec(256);
   private dpVal: Float64Array = new Float64Array(64);
   private dpTake: Uint8Array = new Uint8Array(1024);
+  private headCands: F64Vec = new F64Vec(16);
 
   constructor(inst: Instance) {
     this.inst = inst;
@@ -92,10 +99,72 @@ export class Filler {
     const dir = inst.firstDir;
     const ox = unchecked(inst.sX0[s]);
     const oy = unchecked(inst.sY0[s]);
-    this.fillNode(1, dir, ox, oy, dir == AXIS_X ? X : Y, dir == AXIS_X ? Y : X, -1, 0);
-    if (inst.headCuts && this.placedCount > 0) this.headCut(dir, ox, oy, dir == AXIS_X ? X : Y, dir == AXIS_X ? Y : X);
+    const A = dir == AXIS_X ? X : Y;
+    const B = dir == AXIS_X ? Y : X;
+    if (inst.headCuts) {
+      this.fillHeaded(dir, ox, oy, A, B, this.bestHeadRegion(dir, ox, oy, A, B));
+    } else {
+      this.fillNode(1, dir, ox, oy, A, B, -1, 0);
+    }
     if (this.placedCount == 0) this.nodes.clear();
     return this.placedArea;
+  }
+
+  /** The first-stage region of extent `head` along the first cuts, then the head cut and its tail. */
+  private fillHeaded(dir: i32, ox: f64, oy: f64, A: f64, B: f64, head: f64): void {
+    this.fillNode(1, dir, ox, oy, head, B, -1, 0);
+    if (this.placedCount > 0) this.headCut(dir, ox, oy, A, B);
+  }
+
+  /**
+   * Head cut position: besides letting the bands run the whole sheet (the tail is what they
+   * leave), the first-stage region is tried as long as one to a few copies of the leading
+   * parts, which leaves a wider tail for what the bands would otherwise crowd out. Each
+   * trial is built and rolled back; returns the extent that placed the most area.
+   */
+  private bestHeadRegion(dir: i32, ox: f64, oy: f64, A: f64, B: f64): f64 {
+    const eps = this.inst.eps;
+    const kerf = this.inst.kerf;
+    const cands = this.headCands;
+    cands.clear();
+    cands.push(A);
+    let from = 0;
+    for (let k = 0; k < HEAD_LEADS; k++) {
+      const leaf = fitFirst(from, (dir == AXIS_X ? A : B) + eps, (dir == AXIS_X ? B : A) + eps);
+      if (leaf < 0) break;
+      from = leaf + 1;
+      const t = fitLeafType(leaf);
+      const fm = fitMask(leaf, (dir == AXIS_X ? A : B) + eps, (dir == AXIS_X ? B : A) + eps);
+      for (let r = 0; r < 2; r++) {
+        if ((fm & (1 << r)) == 0) continue;
+        const e = (dir == AXIS_X) == (r == 0) ? typeL(t) : typeW(t);
+        const most = <i32>Math.floor((A + kerf + eps) / (e + kerf));
+        for (let m = 1; m <= most && m <= HEAD_COPIES; m++) {
+          const a = <f64>m * e + <f64>(m - 1) * kerf;
+          if (a < A - kerf - eps) cands.push(a);
+        }
+      }
+    }
+    if (cands.len == 1) return A;
+    let best = A;
+    let bestArea: f64 = -1;
+    for (let i = 0; i < cands.len; i++) {
+      const a = unchecked(cands.data[i]);
+      let dup = false;
+      for (let j = 0; j < i; j++) if (Math.abs(unchecked(cands.data[j]) - a) <= eps) dup = true;
+      if (dup) continue;
+      this.fillHeaded(dir, ox, oy, A, B, a);
+      // A shortened region must end in a head cut; without one its tree would not span the sheet.
+      const headed = this.nodes.len > 0 && <i32>unchecked(this.nodes.data[N_DIR]) != dir;
+      if ((a >= A - eps || headed) && this.placedArea > bestArea + eps) {
+        bestArea = this.placedArea;
+        best = a;
+      }
+      this.rollback(0);
+      this.placedArea = 0;
+      this.placedCount = 0;
+    }
+    return best;
   }
 
   /**
@@ -183,6 +252,8 @@ export class Filler {
         const L = this.trialDepth > 0 ? 1 : ft < 0 ? this.g.strips : this.g.stacks;
         let ok: bool;
         this.pickM = 1;
+        this.openT = ft;
+        this.openR = fr;
         if (L > 1 && deeper) ok = this.bestBand(stage, dir, ox, oy, A, start, X, Y, L, ft >= 0);
         else ok = ft < 0 ? this.lead(X, Y) : this.fit(dir, X, Y, A);
         if (!ok) break;
@@ -441,6 +512,18 @@ export class Filler {
   /** FIT rule: among the first K fitting items, the one with the longest extent along the node (fills the band's height best). */
   private fit(dir: i32, X: f64, Y: f64, A: f64): bool {
     const eps = this.inst.eps;
+    // Strategy 'time': another copy of the band's opener first, as it lies; identical pieces
+    // stacked in a band need no trim cuts and make repeatable patterns.
+    const o = this.openT;
+    if (this.g.sameFirst && o >= 0 && unchecked(this.counts[o]) > 0) {
+      const ex = this.openR == 0 ? typeL(o) : typeW(o);
+      const ey = this.openR == 0 ? typeW(o) : typeL(o);
+      if (ex <= X + eps && ey <= Y + eps) {
+        this.pickT = o;
+        this.pickR = this.openR;
+        return true;
+      }
+    }
     const K = this.g.K;
     let bestT = -1;
     let bestR = 0;

@@ -24,6 +24,8 @@ export class Genome {
   dp: bool = false;
   /** Also try bands several opener extents thick (see Filler.bestBand). */
   wide: bool = false;
+  /** Fill a band with copies of its opener first (strategy 'time': fewer cuts). */
+  sameFirst: bool = false;
 
   constructor(nTypes: i32) {
     this.key = new Float64Array(nTypes > 0 ? nTypes : 1);
@@ -104,6 +106,7 @@ export function shapeGenome(
   }
   g.dp = false;
   g.wide = false;
+  g.sameFirst = inst.timeStrategy;
   g.K = K < 1 ? 1 : K;
   g.strips = strips < 1 ? 1 : strips;
   g.stacks = stacks < 1 ? 1 : stacks;

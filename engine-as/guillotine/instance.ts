@@ -26,6 +26,8 @@ export class Instance {
   effort: f64 = 1;
   /** Repeat each committed sheet pattern while demand and stock allow. */
   repeat: bool = false;
+  /** Stock types are band lengths of one strip (see layout.H_STRIP). */
+  strip: bool = false;
   /** Absolute tolerance for "fits" comparisons, scaled to the largest dimension. */
   eps: f64 = 1e-9;
 
@@ -268,6 +270,7 @@ export function decode(inp: Float64Array): Instance | null {
   inst.budgetMs = nonNeg(inp[L.H_BUDGET]);
   inst.effort = nonNeg(inp[L.H_EFFORT]);
   inst.repeat = inp[L.H_REPEAT] == 1;
+  inst.strip = inp[L.H_STRIP] == 1;
   inst.nPartRows = nP;
   inst.nStockRows = nS;
 

@@ -1,7 +1,7 @@
 // Flat input/output layout of the guillotine engine. The TypeScript facade
 // (src/engine/guillotine.ts) mirrors these numbers: change both together and bump the version.
 
-export const FORMAT_VERSION: i32 = 3;
+export const FORMAT_VERSION: i32 = 4;
 
 // ---- input: header, stock rows, part rows, stock lists, list references (all f64) ----
 export const H_VERSION: i32 = 0;
@@ -21,7 +21,13 @@ export const H_NREFS: i32 = 12;
 export const H_EFFORT: i32 = 13;
 /** 1 = repeat each sheet pattern while the demand lasts (identical sheets stack; beam saws cut them as books). */
 export const H_REPEAT: i32 = 14;
-export const HEADER_LEN: i32 = 15;
+/**
+ * 1 = the stock types are the bands of one strip (a roll cut across first): the facade made
+ * one band length per part extent, and each new band is tried at the lengths of the next
+ * openers in priority order instead of at the largest and smallest stock types.
+ */
+export const H_STRIP: i32 = 15;
+export const HEADER_LEN: i32 = 16;
 
 // Stock row: l, w, q, cost, trim l1, l2, w1, w2, grain, reserved.
 export const STOCK_STRIDE: i32 = 10;
@@ -40,7 +46,11 @@ export const O_ELAPSED: i32 = 4;
 export const O_TIME_TO_BEST: i32 = 5;
 export const O_DEADLINE: i32 = 6;
 export const O_NPARTS: i32 = 7;
-export const OUT_HEADER: i32 = 8;
+/** The greedy start's objective (before any search): sheets, their stock area, part area placed. */
+export const O_GREEDY_SHEETS: i32 = 8;
+export const O_GREEDY_STOCK_AREA: i32 = 9;
+export const O_GREEDY_PLACED: i32 = 10;
+export const OUT_HEADER: i32 = 11;
 // Then unplaced[nParts], then per sheet: stock row, node count, nodes in pre-order.
 
 // Node: kind, along (cut: 0 x / 1 y) or rot (part), x, y, l, w, part row (type while
@@ -56,3 +66,5 @@ export const N_W: i32 = 6;
 export const N_CHILDREN: i32 = 7;
 export const KIND_CUT: i32 = 0;
 export const KIND_PART: i32 = 1;
+/** Root of a free (non-guillotine) sheet: its children are parts placed anywhere in it. */
+export const KIND_FREE: i32 = 2;

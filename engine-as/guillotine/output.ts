@@ -60,20 +60,43 @@ class Writer {
     }
     const n = <i32>src[b + L.N_CHILDREN];
     // A non-root band with one part child: the part sits at the band's corner and spans it
-    // across exactly, so it can stand in the parent directly.
+    // across exactly, so it can stand in the parent directly. (Free roots are always roots.)
     if (!root && n == 1 && <i32>src[b + L.NODE_STRIDE + L.N_KIND] == L.KIND_PART) return this.tree(src, i + 1, false);
-    this.node(L.KIND_CUT, <i32>src[b + L.N_DIR], src[b + L.N_X], src[b + L.N_Y], src[b + L.N_L], src[b + L.N_W], -1, n);
+    this.node(kind, <i32>src[b + L.N_DIR], src[b + L.N_X], src[b + L.N_Y], src[b + L.N_L], src[b + L.N_W], -1, n);
     let j = i + 1;
     for (let k = 0; k < n; k++) j = this.tree(src, j, false);
     return j;
   }
 }
 
-export function encodeResult(
+export function encodeResult(inst: Instance, search: Search, lowerBound: i32, elapsed: f64): Float64Array {
+  return encodeSheets(inst, search.sheets, search.iterations, search.timeToBest, search.stoppedByDeadline, lowerBound, elapsed, search.greedy);
+}
+
+/** Sheets, stock area and placed part area of a solution (all components). */
+export function summarise(sheets: Array<Array<Sheet>>): Float64Array {
+  const g = new Float64Array(3);
+  for (let c = 0; c < sheets.length; c++) {
+    const list = sheets[c];
+    for (let i = 0; i < list.length; i++) {
+      g[0] += 1;
+      g[1] += list[i].stockArea;
+      g[2] += list[i].placedArea;
+    }
+  }
+  return g;
+}
+
+/** Writes the sheets of every component (guillotine trees or free roots) in the output layout. */
+export function encodeSheets(
   inst: Instance,
-  search: Search,
+  sheets: Array<Array<Sheet>>,
+  iterations: i64,
+  timeToBest: f64,
+  stopped: bool,
   lowerBound: i32,
   elapsed: f64,
+  greedy: Float64Array,
 ): Float64Array {
   const out = new F64Vec(L.OUT_HEADER + inst.nPartRows + 1024);
   const nP = inst.nPartRows;
@@ -85,7 +108,7 @@ export function encodeResult(
   const stockCursor = new Int32Array(inst.nStocks > 0 ? inst.nStocks : 1);
   let nSheets = 0;
   for (let c = 0; c < inst.nComps; c++) {
-    const list = search.sheets[c];
+    const list = sheets[c];
     const m = list.length;
     // Order: larger stock first (component order), fuller sheets first.
     const rank = new Float64Array(inst.nStocks > 0 ? inst.nStocks : 1);
@@ -127,11 +150,14 @@ export function encodeResult(
   d[L.O_STATUS] = 0;
   d[L.O_NSHEETS] = <f64>nSheets;
   d[L.O_LOWER_BOUND] = <f64>lowerBound;
-  d[L.O_ITERATIONS] = <f64>search.iterations;
+  d[L.O_ITERATIONS] = <f64>iterations;
   d[L.O_ELAPSED] = elapsed;
-  d[L.O_TIME_TO_BEST] = search.timeToBest;
-  d[L.O_DEADLINE] = search.stoppedByDeadline ? 1 : 0;
+  d[L.O_TIME_TO_BEST] = timeToBest;
+  d[L.O_DEADLINE] = stopped ? 1 : 0;
   d[L.O_NPARTS] = <f64>nP;
+  d[L.O_GREEDY_SHEETS] = greedy[0];
+  d[L.O_GREEDY_STOCK_AREA] = greedy[1];
+  d[L.O_GREEDY_PLACED] = greedy[2];
   return out.toArray();
 }
 

@@ -14,7 +14,7 @@
 import { Instance } from "./instance";
 import { Constructor, ABORTED } from "./construct";
 import { Genome, shapeGenome, RULES, ORIENT_RANDOM } from "./genome";
-import { Sheet, Objective, compareObjectives } from "./solution";
+import { Sheet, Objective, compareObjectives, distinctPatterns } from "./solution";
 import { Rng } from "../common/rng";
 import { Budget, now } from "../common/clock";
 import { I32Vec } from "../common/arrays";
@@ -50,6 +50,8 @@ export class Search {
   iterations: i64 = 0;
   timeToBest: f64 = 0;
   stoppedByDeadline: bool = false;
+  /** Objective of the greedy start (see output.summarise), set once the first solutions exist. */
+  greedy: Float64Array = new Float64Array(3);
 
   private demand: Int32Array;
   private avail: Int32Array;
@@ -157,7 +159,8 @@ export class Search {
   /** Proven optimal: one stock type, everything placed, sheet count at the area bound. */
   private optimal(c: i32): bool {
     const inst = this.inst;
-    if (unchecked(this.unplaced[c]) != 0) return false;
+    // Strategy 'time' goes on at the bound: fewer cuts still count.
+    if (inst.timeStrategy || unchecked(this.unplaced[c]) != 0) return false;
     if (unchecked(inst.cStockStart[c + 1]) - unchecked(inst.cStockStart[c]) != 1) return false;
     return this.sheets[c].length <= unchecked(this.lowerBound[c]);
   }
@@ -202,6 +205,8 @@ export class Search {
     this.oldObj.addAll(this.sheets[c]);
     this.newObj.reset();
     this.newObj.addAll(list);
+    this.oldObj.patterns = distinctPatterns(this.sheets[c]);
+    this.newObj.patterns = distinctPatterns(list);
     const cmp = compareObjectives(this.newObj, this.oldObj);
     if (cmp < 0) {
       this.install(c, list);
@@ -304,27 +309,29 @@ export class Search {
 
     this.newObj.reset();
     this.newObj.addAll(out);
-    const cmp = compareObjectives(this.newObj, this.oldObj);
-    if (cmp > 0) return;
-
-    // Accept: swap the freed sheets for the new ones.
+    // The solution as it would be: kept sheets, then the new ones.
     const next = new Array<Sheet>();
     for (let i = 0; i < m; i++) {
       let freed = false;
       for (let k = 0; k < ch.len; k++) if (ch.get(k) == i) freed = true;
-      const sh = unchecked(cur[i]);
-      if (freed) {
-        sh.addCounts(this.placed, -1);
-        unchecked((this.used[sh.stock] -= 1));
-      } else {
-        next.push(sh);
-      }
+      if (!freed) next.push(unchecked(cur[i]));
+    }
+    for (let i = 0; i < out.length; i++) next.push(unchecked(out[i]));
+    this.oldObj.patterns = distinctPatterns(cur);
+    this.newObj.patterns = distinctPatterns(next);
+    const cmp = compareObjectives(this.newObj, this.oldObj);
+    if (cmp > 0) return;
+
+    // Accept: swap the freed sheets for the new ones.
+    for (let k = 0; k < ch.len; k++) {
+      const sh = unchecked(cur[ch.get(k)]);
+      sh.addCounts(this.placed, -1);
+      unchecked((this.used[sh.stock] -= 1));
     }
     for (let i = 0; i < out.length; i++) {
       const sh = unchecked(out[i]);
       sh.addCounts(this.placed, 1);
       unchecked((this.used[sh.stock] += 1));
-      next.push(sh);
     }
     unchecked((this.unplaced[c] -= this.newObj.count - this.oldObj.count));
     this.sheets[c] = next;

@@ -1,9 +1,16 @@
 // Solution model: sheets with their cut trees, and the lexicographic objective the search
-// compares: placed part area (more is better), then used sheet area, then cost, then the
-// sum of squared sheet fills (higher = waste concentrated on few sheets, which is what lets
-// a later move empty a sheet entirely).
+// compares: placed part area (more is better), then used sheet area, then cost, then (with
+// strategy 'time') the number of distinct patterns and the number of cuts, then the sum of squared sheet fills (higher = waste
+// concentrated on few sheets, which is what lets a later move empty a sheet entirely).
 
-import { NODE_STRIDE, N_KIND, N_ITEM, KIND_PART } from "./layout";
+import { NODE_STRIDE, N_KIND, N_ITEM, N_DIR, N_X, N_Y, N_L, N_W, N_CHILDREN, KIND_PART, KIND_CUT } from "./layout";
+
+/** Strategy 'time': fewer cuts decide between layouts of equal material (set once per run). */
+let preferFewCuts: bool = false;
+
+export function setPreferFewCuts(on: bool): void {
+  preferFewCuts = on;
+}
 
 export class Sheet {
   stock: i32;
@@ -21,6 +28,27 @@ export class Sheet {
     this.placedCount = placedCount;
     this.stockArea = stockArea;
     this.cost = cost;
+  }
+
+  /** Saw cuts of the pattern (trims excluded), counted once on first use; see cutCount. */
+  private cuts: i32 = -1;
+
+  cutsOf(): i32 {
+    if (this.cuts < 0) this.cuts = cutCount(this.nodes);
+    return this.cuts;
+  }
+
+  /** Hash of stock type and tree: equal patterns hash equal (repeats share their nodes). */
+  private hash: u64 = 0;
+
+  patternHash(): u64 {
+    if (this.hash == 0) {
+      let h: u64 = 0xcbf29ce484222325 ^ <u64>this.stock;
+      const d = this.nodes;
+      for (let i = 0; i < d.length; i++) h = (h ^ reinterpret<u64>(unchecked(d[i]))) * 0x100000001b3;
+      this.hash = h | 1;
+    }
+    return this.hash;
   }
 
   @inline fill(): f64 {
@@ -46,6 +74,9 @@ export class Objective {
   cost: f64 = 0;
   f2: f64 = 0;
   count: i32 = 0;
+  cuts: i32 = 0;
+  /** Distinct patterns of the whole solution (strategy 'time'; set by the caller, not by add). */
+  patterns: i32 = 0;
 
   reset(): void {
     this.placed = 0;
@@ -53,6 +84,8 @@ export class Objective {
     this.cost = 0;
     this.f2 = 0;
     this.count = 0;
+    this.cuts = 0;
+    this.patterns = 0;
   }
 
   add(s: Sheet): void {
@@ -62,6 +95,7 @@ export class Objective {
     const f = s.fill();
     this.f2 += f * f;
     this.count += s.placedCount;
+    if (preferFewCuts) this.cuts += s.cutsOf();
   }
 
   addAll(list: Array<Sheet>): void {
@@ -83,7 +117,61 @@ export function compareObjectives(a: Objective, b: Objective): i32 {
   const tc = 1e-9 * Math.max(1.0, Math.max(a.cost, b.cost));
   if (a.cost < b.cost - tc) return -3;
   if (b.cost < a.cost - tc) return 3;
+  if (a.patterns != b.patterns) return a.patterns < b.patterns ? -4 : 4;
+  if (a.cuts != b.cuts) return a.cuts < b.cuts ? -4 : 4;
   if (a.f2 > b.f2 + 1e-12) return -4;
   if (b.f2 > a.f2 + 1e-12) return 4;
   return 0;
+}
+
+/** Distinct patterns among the sheets, or 0 unless strategy 'time' counts them. */
+export function distinctPatterns(list: Array<Sheet>): i32 {
+  if (!preferFewCuts) return 0;
+  const seen = new Set<u64>();
+  for (let i = 0; i < list.length; i++) seen.add(unchecked(list[i]).patternHash());
+  return seen.size;
+}
+
+/**
+ * Cuts a sawyer makes on a guillotine pattern (pre-order nodes), as the result's cut list
+ * counts them: one after every band that does not end at its region's end, and one trimming
+ * a part shorter than its band. A free pattern counts 0.
+ */
+export function cutCount(d: Float64Array): i32 {
+  let cuts = 0;
+  let i = 0;
+  while (i < d.length) {
+    if (<i32>unchecked(d[i + N_KIND]) != KIND_CUT) {
+      i += NODE_STRIDE;
+      continue;
+    }
+    const alongX = <i32>unchecked(d[i + N_DIR]) == 0;
+    const end = alongX ? unchecked(d[i + N_Y]) + unchecked(d[i + N_W]) : unchecked(d[i + N_X]) + unchecked(d[i + N_L]);
+    const bandEnd = alongX ? unchecked(d[i + N_X]) + unchecked(d[i + N_L]) : unchecked(d[i + N_Y]) + unchecked(d[i + N_W]);
+    const tol = 1e-7 * Math.max(1.0, Math.abs(end) + Math.abs(bandEnd));
+    const n = <i32>unchecked(d[i + N_CHILDREN]);
+    // Children follow in pre-order: walk the direct ones by skipping their subtrees.
+    let j = i + NODE_STRIDE;
+    for (let c = 0; c < n; c++) {
+      const across = alongX ? unchecked(d[j + N_Y]) + unchecked(d[j + N_W]) : unchecked(d[j + N_X]) + unchecked(d[j + N_L]);
+      if (across < end - tol) cuts++;
+      if (<i32>unchecked(d[j + N_KIND]) == KIND_PART) {
+        const along = alongX ? unchecked(d[j + N_X]) + unchecked(d[j + N_L]) : unchecked(d[j + N_Y]) + unchecked(d[j + N_W]);
+        if (along < bandEnd - tol) cuts++;
+      }
+      j = skip(d, j);
+    }
+    i += NODE_STRIDE;
+  }
+  return cuts;
+}
+
+/** Index just past the subtree at node offset j. */
+function skip(d: Float64Array, j: i32): i32 {
+  let pending = 1;
+  while (pending > 0) {
+    pending += <i32>unchecked(d[j + N_CHILDREN]) - 1;
+    j += NODE_STRIDE;
+  }
+  return j;
 }

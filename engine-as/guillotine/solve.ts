@@ -5,8 +5,9 @@
 import { decode } from "./instance";
 import { Search } from "./search";
 import { componentLowerBound } from "./bounds";
-import { encodeResult, encodeError } from "./output";
+import { encodeResult, encodeError, summarise } from "./output";
 import { Budget, now } from "../common/clock";
+import { setPreferFewCuts } from "./solution";
 
 /** Effort per component, in fit-index visits, as a multiple of its first construction. */
 const EFFORT_FACTOR: f64 = 400.0;
@@ -19,6 +20,7 @@ const BUDGET_RESERVE: f64 = 0.1;
 export function solveGuillotine(input: Float64Array): Float64Array {
   const inst = decode(input);
   if (inst === null) return encodeError(1);
+  setPreferFewCuts(inst.timeStrategy);
   const reserve = Math.min(inst.budgetMs * BUDGET_RESERVE, 200.0) + 1.0;
   const budget = new Budget(inst.budgetMs - reserve);
 
@@ -38,19 +40,19 @@ export function solveGuillotine(input: Float64Array): Float64Array {
     firstWork[c] = <f64>(search.work() - w0);
   }
   search.timeToBest = budget.elapsed();
+  search.greedy = summarise(search.sheets);
 
   let left: f64 = 0;
   for (let c = 0; c < nC; c++) left += <f64>inst.cInstances[c];
   const total = left;
-  const factor = inst.timeStrategy ? EFFORT_FACTOR / 4.0 : EFFORT_FACTOR;
   for (let c = 0; c < nC; c++) {
     const share = left > 0 ? <f64>inst.cInstances[c] / left : 1.0;
     left -= <f64>inst.cInstances[c];
     const t = now();
     const deadline = t + Math.max(0.0, budget.deadline - t) * share;
-    const capShare = ((inst.timeStrategy ? EFFORT_CAP / 4.0 : EFFORT_CAP) * <f64>inst.cInstances[c]) / total;
+    const capShare = (EFFORT_CAP * <f64>inst.cInstances[c]) / total;
     // effort 0: no deterministic limit (benchmarks with a wall-clock limit); the i64 cast saturates far below.
-    const scaled = Math.max(EFFORT_MIN, Math.min(factor * firstWork[c], capShare)) * inst.effort;
+    const scaled = Math.max(EFFORT_MIN, Math.min(EFFORT_FACTOR * firstWork[c], capShare)) * inst.effort;
     const limit = inst.effort > 0 ? <i64>Math.min(scaled, 4e18) : i64.MAX_VALUE;
     search.improve(c, deadline, limit);
   }

@@ -1,10 +1,14 @@
 // Pricing: the bounded knapsack max sum(v_i a_i) s.t. sum(s_i a_i) <= C, 0 <= a_i <= u_i,
-// integer a. Depth-first branch and bound over items by decreasing v/s with the Dantzig
-// (fractional) bound; sizes are floats, so no capacity-indexed DP. A node limit keeps one
-// call bounded; when it is hit the answer is a good pattern but not proven best (exact =
-// false), and the caller must not use it to prove the LP optimal.
+// integer a. A DP over the capacity when lengths are whole numbers and the table is small;
+// else a depth-first branch and bound (Dantzig bound) with a small node budget, then DP
+// tables on scaled lengths (rounded up: patterns that truly fit; rounded down: a proven
+// upper bound). `exact` says whether the answer is proven best (the caller needs that to
+// call the LP optimal); `upper` is always a proven upper bound, which the Farley bound uses.
 
 const BNB_FIRST_NODES: i32 = 3000;
+const DP_DIRECT_CELLS: f64 = 600000;
+/** Capacity in units of the scaled tables for long bars (a bound within about n/SCALED_CELLS). */
+const SCALED_CELLS: i32 = 4000;
 
 export class Knapsack {
   n: i32 = 0;
@@ -13,6 +17,10 @@ export class Knapsack {
   u: Int32Array = new Int32Array(16);
   id: Int32Array = new Int32Array(16);
   take: Int32Array = new Int32Array(16);
+  /** Integer weights of the DP (sizes, or scaled sizes). */
+  w: Int32Array = new Int32Array(16);
+  /** A proven upper bound on the optimum of the last solve (the optimum when exact). */
+  upper: f64 = 0;
   bestTake: Int32Array = new Int32Array(16);
   best: f64 = 0;
   cap: f64 = 0;
@@ -38,6 +46,7 @@ export class Knapsack {
       this.v = v2; this.s = s2; this.u = u2; this.id = i2;
       this.take = new Int32Array(c);
       this.bestTake = new Int32Array(c);
+      this.w = new Int32Array(c);
     }
     const k = this.n++;
     this.v[k] = v; this.s[k] = s; this.u[k] = u; this.id[k] = id;
@@ -48,15 +57,41 @@ export class Knapsack {
     this.lastDp = false;
     // Branch and bound first with a small node budget (fast when the bound prunes well);
     // the DP when that does not finish and the table is small enough.
-    if (this.dpFits()) {
+    const cells = this.dpCellCount();
+    // A small table is cheaper than any search that might fail to prune.
+    if (cells <= DP_DIRECT_CELLS) return this.solveDp();
+    if (cells <= <f64>this.dpCells) {
       const full = this.limit;
       this.limit = BNB_FIRST_NODES;
       const v = this.solveBnb();
       this.limit = full;
-      if (this.exact) return v;
+      if (this.exact) {
+        this.upper = v;
+        return v;
+      }
       return this.solveDp();
     }
-    return this.solveBnb();
+    // Long bars or fractional lengths: a short search, then the scaled tables.
+    const full = this.limit;
+    this.limit = BNB_FIRST_NODES;
+    const v = this.solveBnb();
+    this.limit = full;
+    if (this.exact) {
+      this.upper = v;
+      return v;
+    }
+    const bnbBest = v;
+    // Keep the search's pattern when it beats the scaled one (the bound comes from the tables).
+    const keep = new Int32Array(this.n);
+    for (let k = 0; k < this.n; k++) keep[k] = this.bestTake[k];
+    this.solveScaled();
+    if (bnbBest > this.best) {
+      for (let k = 0; k < this.n; k++) this.bestTake[k] = keep[k];
+      this.best = bnbBest;
+    }
+    if (this.upper < this.best) this.upper = this.best;
+    this.exact = this.upper <= this.best * (1.0 + 1e-12) + 1e-12;
+    return this.best;
   }
 
   private solveBnb(): f64 {
@@ -103,19 +138,51 @@ export class Knapsack {
   /** Work limit (cells) for the DP; above it the branch and bound is used. */
   dpCells: i32 = 4000000;
 
-  private dpFits(): bool {
+  /** Cells the DP would fill (pieces after binary splitting x capacity); Infinity when sizes are not integral. */
+  private dpCellCount(): f64 {
     const C = this.cap;
-    if (C != Math.floor(C) || C > 1e7) return false;
+    if (C != Math.floor(C) || C > 1e7) return Infinity;
     let pieces: f64 = 0;
     for (let k = 0; k < this.n; k++) {
-      if (this.s[k] != Math.floor(this.s[k])) return false;
+      if (this.s[k] != Math.floor(this.s[k])) return Infinity;
       pieces += Math.floor(Math.log2(<f64>this.u[k])) + 1.0;
     }
-    return pieces * (C + 1.0) <= <f64>this.dpCells;
+    return pieces * (C + 1.0);
   }
 
   private solveDp(): f64 {
-    const C = <i32>this.cap;
+    for (let k = 0; k < this.n; k++) this.w[k] = <i32>this.s[k];
+    this.solveDpWeights(<i32>this.cap);
+    this.upper = this.best;
+    return this.best;
+  }
+
+  /**
+   * Long bars or fractional lengths: the DP on lengths scaled to SCALED_CELLS units. Rounding
+   * each size up gives patterns that truly fit (the answer); rounding sizes down and the
+   * capacity down gives a relaxation, whose value bounds the true optimum from above (upper).
+   */
+  private solveScaled(): f64 {
+    const g = this.cap / <f64>SCALED_CELLS;
+    const n = this.n;
+    for (let k = 0; k < n; k++) this.w[k] = <i32>Math.floor(this.s[k] / g + 1e-9);
+    const ub = this.solveDpWeights(<i32>Math.floor(this.cap / g + 1e-9));
+    for (let k = 0; k < n; k++) this.w[k] = <i32>Math.ceil(this.s[k] / g - 1e-9);
+    const v = this.solveDpWeights(SCALED_CELLS);
+    // The rounded-up pattern fits with its true sizes too (sum ceil >= sum true / g); check anyway.
+    let load: f64 = 0;
+    for (let k = 0; k < n; k++) load += <f64>this.bestTake[k] * this.s[k];
+    if (load > this.cap + this.eps) {
+      for (let k = 0; k < n; k++) this.bestTake[k] = 0;
+      this.best = 0;
+    } else this.best = v;
+    this.upper = ub > v ? ub : v;
+    this.exact = this.upper <= this.best * (1.0 + 1e-12) + 1e-12;
+    return this.best;
+  }
+
+  /** Bounded knapsack by DP over integer weights w[] and capacity C; sets bestTake, returns the value. */
+  private solveDpWeights(C: i32): f64 {
     const n = this.n;
     // Binary splitting turns the bounded knapsack into a 0/1 one.
     let np: i32 = 0;
@@ -144,7 +211,7 @@ export class Knapsack {
     memory.fill(dp, 0, <usize>(C + 1) << 3);
     for (let p = 0; p < np; p++) {
       const k = this.pieceItem[p];
-      const w = <i32>this.s[k] * this.pieceCount[p];
+      const w = this.w[k] * this.pieceCount[p];
       const v = this.v[k] * <f64>this.pieceCount[p];
       const row = pk + <usize>(p * (C + 1));
       memory.fill(row, 0, <usize>(C + 1));
@@ -162,7 +229,7 @@ export class Knapsack {
       if (this.pick[p * (C + 1) + c]) {
         const k = this.pieceItem[p];
         this.bestTake[k] += this.pieceCount[p];
-        c -= <i32>this.s[k] * this.pieceCount[p];
+        c -= this.w[k] * this.pieceCount[p];
       }
     }
     this.best = this.dp[C];

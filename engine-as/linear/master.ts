@@ -24,6 +24,8 @@ export const LP_BOUNDED: i32 = 3;
 const RC_TOL: f64 = 1e-9;
 const PIV_TOL: f64 = 1e-9;
 const REFACTOR_EVERY: i32 = 100;
+/** Weight of the stability centre in the smoothed pricing duals (0 = no smoothing). */
+const SMOOTHING: f64 = 0.5;
 
 /** A tiny distinct amount added to each demand: no degenerate pivots (and no cycling). */
 @inline function perturbation(r: i32): f64 {
@@ -56,6 +58,8 @@ export class Master {
   /** Best valid lower bound on this LP found during the solve (Farley bound, or the optimum). */
   bound: f64 = 0;
   pivots: i32 = 0;
+  /** Knapsack pricing rounds (every stock row priced once per round). */
+  pricings: i32 = 0;
   lastAdded: i32 = -1;
   /** Objective value the bound may stop at (see LP_BOUNDED); Infinity = solve fully. */
   target: f64 = Infinity;
@@ -63,6 +67,21 @@ export class Master {
   warm: bool = false;
   /** Reduced cost of the column the last pricing returned. */
   pricedRc: f64 = 0;
+  /**
+   * Dual-optimal inequalities y_big >= y_small (Ben Amor, Desrosiers and Valerio de Carvalho)
+   * as zero-cost exchange columns "+1 on the smaller item's row, -1 on the larger one's":
+   * a piece may stand in for a shorter one. They cut off dual zig-zag (far fewer pivots and
+   * pricing rounds) and only relax the primal, so every bound stays valid. Column code of
+   * exchange k: -(m + 1 + k). Only between rows whose items may use the same stock rows.
+   */
+  exBig: Int32Array = new Int32Array(0);
+  exSmall: Int32Array = new Int32Array(0);
+  nEx: i32 = 0;
+  /** Stability centre of the smoothing: the duals with the best Lagrangian bound of this solve. */
+  center: Float64Array = new Float64Array(0);
+  centerBound: f64 = 0;
+  centerOk: bool = false;
+  ySep: Float64Array = new Float64Array(0);
   fa: Float64Array = new Float64Array(0);
   fi: Float64Array = new Float64Array(0);
   ks: Knapsack = new Knapsack();
@@ -265,8 +284,40 @@ export class Master {
     this.m = m;
     this.value = 0;
     this.bound = 0;
+    this.centerOk = false;
     if (m > 0) this.ensure(m);
+    this.setExchanges();
     return m;
+  }
+
+  /** Chains the rows by decreasing item size; an exchange links neighbours with the same stock rows. */
+  private setExchanges(): void {
+    const inst = this.inst;
+    const m = this.m;
+    this.nEx = 0;
+    if (m < 2) return;
+    const order = new Int32Array(m);
+    for (let r = 0; r < m; r++) order[r] = r;
+    // Insertion sort by size, decreasing (rows are item indices in order: nearly sorted or small).
+    for (let a = 1; a < m; a++) {
+      const v = order[a];
+      const sv = inst.size[this.rowItem[v]];
+      let j = a - 1;
+      while (j >= 0 && inst.size[this.rowItem[order[j]]] < sv) {
+        order[j + 1] = order[j];
+        j--;
+      }
+      order[j + 1] = v;
+    }
+    for (let k = 0; k + 1 < m; k++) {
+      const big = this.rowItem[order[k]], small = this.rowItem[order[k + 1]];
+      let same = true;
+      for (let t = 0; t < inst.nT && same; t++) if (inst.ok(big, t) != inst.ok(small, t)) same = false;
+      if (!same) continue;
+      this.exBig[this.nEx] = order[k];
+      this.exSmall[this.nEx] = order[k + 1];
+      this.nEx++;
+    }
   }
 
   private ensure(m: i32): void {
@@ -277,6 +328,10 @@ export class Master {
       this.xB = new Float64Array(m);
       this.y = new Float64Array(m);
       this.u = new Float64Array(m);
+      this.center = new Float64Array(m);
+      this.exBig = new Int32Array(m);
+      this.exSmall = new Int32Array(m);
+      this.ySep = new Float64Array(m);
     }
   }
 
@@ -297,6 +352,7 @@ export class Master {
     }
     this.value = 0;
     this.bound = 0;
+    this.centerOk = false;
     for (let r = 0; r < m; r++) this.dem[r] = <f64>dr[this.rowItem[r]] + perturbation(r);
     for (let k = 0; k < m; k++) {
       let v: f64 = 0;
@@ -333,6 +389,14 @@ export class Master {
           if (ratio < bestRatio) { bestRatio = ratio; enter = -(r + 1); bestRc = this.y[r]; }
         }
       }
+      for (let k = 0; k < this.nEx; k++) {
+        const alpha = load<f64>(rho + (<usize>this.exSmall[k] << 3)) - load<f64>(rho + (<usize>this.exBig[k] << 3));
+        if (alpha < -PIV_TOL) {
+          const rc = this.y[this.exBig[k]] - this.y[this.exSmall[k]];
+          const ratio = Math.max(0.0, rc) / -alpha;
+          if (ratio < bestRatio) { bestRatio = ratio; enter = -(m + 1 + k); bestRc = rc; }
+        }
+      }
       const np = this.patType.len;
       for (let p = 0; p < np; p++) {
         if (qr[this.patType.data[p]] == 0) continue;
@@ -355,7 +419,13 @@ export class Master {
       if (enter == -2147483647) return this.solve(dr, qr, deadline);
       this.column(enter);
       this.pivot(l, enter, this.xB[l] / this.u[l]);
-      this.duals();
+      // y' = y + rc_enter * (row l of the new inverse), as in the primal loop: O(m), not O(m^2).
+      const yp = this.y.dataStart;
+      const row = this.binv.dataStart + (<usize>(l * m) << 3);
+      for (let r = 0; r < m; r++) {
+        const o = <usize>r << 3;
+        store<f64>(yp + o, load<f64>(yp + o) + bestRc * load<f64>(row + o));
+      }
     }
     return this.solve(dr, qr, deadline);
   }
@@ -383,6 +453,16 @@ export class Master {
           bestRc = rc;
           enter = -(r + 1);
           if (bland) break;
+        }
+      }
+      if (!(bland && enter != -2147483647)) {
+        for (let k = 0; k < this.nEx; k++) {
+          const rc = unchecked(this.y[this.exBig[k]]) - unchecked(this.y[this.exSmall[k]]);
+          if (rc < bestRc) {
+            bestRc = rc;
+            enter = -(m + 1 + k);
+            if (bland) break;
+          }
         }
       }
       if (!(bland && enter != -2147483647)) {
@@ -414,7 +494,17 @@ export class Master {
       }
       // 2. Pricing by knapsack when the pool has nothing.
       if (enter == -2147483647) {
-        const res = this.price(dr, qr);
+        let res: i32 = -1;
+        // Wentges smoothing: price at a point between the best-bound duals and the RMP's,
+        // which zig-zag less; a column that does not price out at the RMP duals is a
+        // mispricing, and then the RMP duals themselves are priced (exact test).
+        if (this.centerOk && SMOOTHING > 0) {
+          const ys = this.ySep, yc = this.center;
+          for (let r = 0; r < m; r++) unchecked((ys[r] = SMOOTHING * yc[r] + (1.0 - SMOOTHING) * this.y[r]));
+          res = this.price(dr, qr, ys);
+          if (!this.ks.exact) allExact = false;
+        }
+        if (res < 0) res = this.price(dr, qr, this.y);
         if (res < 0) {
           if (!this.ks.exact || !allExact) return this.stop();
           // The dual objective with the true demands (price() just set it) is the LP value.
@@ -424,14 +514,14 @@ export class Master {
         if (!this.ks.exact) allExact = false;
         // The caller only needs to know the bound reaches its target (a plan it already has):
         // no need to finish the LP.
-        if (allExact && roundUp(inst, this.bound) >= this.target - 1e-9) {
+        if (roundUp(inst, this.bound) >= this.target - 1e-9) {
           this.value = this.bound;
           return LP_BOUNDED;
         }
         enter = res;
         bestRc = this.pricedRc;
         // Tail-off: the rounded-up LP value is already known.
-        if (inst.integral && allExact && Math.ceil(this.bound - 1e-6) >= Math.ceil(this.objective() - 1e-6)) {
+        if (inst.integral && Math.ceil(this.bound - 1e-6) >= Math.ceil(this.objective() - 1e-6)) {
           this.value = this.bound;
           return LP_OPTIMAL;
         }
@@ -509,6 +599,17 @@ export class Master {
     const bp = this.binv.dataStart;
     const up = this.u.dataStart;
     const stride = <usize>m << 3;
+    if (col < -m) {
+      const k = -col - m - 1;
+      let big = bp + (<usize>this.exBig[k] << 3);
+      let small = bp + (<usize>this.exSmall[k] << 3);
+      for (let j = 0; j < m; j++) {
+        store<f64>(up + (<usize>j << 3), load<f64>(small) - load<f64>(big));
+        big += stride;
+        small += stride;
+      }
+      return;
+    }
     if (col < 0) {
       let src = bp + (<usize>(-col - 1) << 3);
       for (let k = 0; k < m; k++) {
@@ -582,6 +683,11 @@ export class Master {
     for (let k = 0; k < m; k++) {
       inv[k * m + k] = 1;
       const col = this.basis[k];
+      if (col < -m) {
+        a[this.exSmall[-col - m - 1] * m + k] = 1;
+        a[this.exBig[-col - m - 1] * m + k] = -1;
+        continue;
+      }
       if (col < 0) {
         a[(-col - 1) * m + k] = -1;
         continue;
@@ -641,11 +747,13 @@ export class Master {
   /**
    * Knapsack pricing over every stock row still available. Adds each improving pattern to
    * the pool and returns the best one, or -1 when none prices out. Updates `bound` with the
-   * Farley bound when every knapsack was solved exactly (ks.exact reports that).
+   * Farley bound, from each knapsack's proven upper bound (ks.exact reports whether every
+   * knapsack was solved exactly, which an LP optimality claim needs).
    */
-  private price(dr: Int32Array, qr: Int32Array): i32 {
+  private price(dr: Int32Array, qr: Int32Array, yv: Float64Array): i32 {
     const inst = this.inst;
     const m = this.m;
+    this.pricings++;
     let best: i32 = -1;
     let bestRc: f64 = -RC_TOL;
     let theta: f64 = Infinity;
@@ -664,7 +772,7 @@ export class Master {
       const ks = this.ks;
       ks.reset(inst.cap[t], inst.eps);
       for (let r = 0; r < m; r++) {
-        const yr = this.y[r];
+        const yr = yv[r];
         if (yr <= 1e-12) continue;
         const i = this.rowItem[r];
         if (!inst.ok(i, t)) continue;
@@ -672,13 +780,19 @@ export class Master {
         if (c > dr[i]) c = dr[i];
         if (c > 0) ks.add(i, yr, inst.size[i], c);
       }
-      const v = ks.solve();
+      ks.solve();
       if (!ks.exact) exact = false;
-      if (v > 1e-12) {
-        const th = inst.weight[t] / v;
+      // The bound needs an upper bound on the knapsack optimum (the optimum when exact).
+      if (ks.upper > 1e-12) {
+        const th = inst.weight[t] / ks.upper;
         if (th < theta) theta = th;
       }
-      const rc = inst.weight[t] - v;
+      // Reduced cost at the RMP duals (the pattern is best for yv, which may differ).
+      let rc = inst.weight[t];
+      for (let k = 0; k < ks.n; k++) {
+        const c = ks.bestTake[k];
+        if (c > 0) rc -= <f64>c * this.y[this.rowOf[ks.id[k]]];
+      }
       if (rc < -RC_TOL * Math.max(1.0, inst.weight[t])) {
         this.scratchItem.clear();
         this.scratchCnt.clear();
@@ -697,11 +811,17 @@ export class Master {
     }
     this.ks.exact = exact;
     this.pricedRc = bestRc;
-    if (exact) {
+    {
       let dy: f64 = 0;
-      for (let r = 0; r < m; r++) if (this.y[r] > 0) dy += <f64>dr[this.rowItem[r]] * this.y[r];
+      for (let r = 0; r < m; r++) if (yv[r] > 0) dy += <f64>dr[this.rowItem[r]] * yv[r];
       const farley = dy * (theta < 1.0 ? theta : 1.0);
       if (farley > this.bound) this.bound = farley;
+      // The duals with the best bound so far are the stability centre.
+      if (!this.centerOk || farley > this.centerBound) {
+        if (yv !== this.center) memory.copy(this.center.dataStart, yv.dataStart, <usize>m << 3);
+        this.centerBound = farley;
+        this.centerOk = true;
+      }
     }
     return best;
   }

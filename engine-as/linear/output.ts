@@ -1,14 +1,14 @@
 // Plan -> flat output (mirrors src/engine/linear.ts, change both together):
 //   [0] status (0 ok, 1 bad input), [1] groups, [2] lower bound, [3] proven optimal (0/1),
 //   [4] LP value (-1 unknown), [5] time to best ms, [6] stopped by deadline, [7] nI,
-//   [8] dives, [9] LP pivots, then nI unplaced counts, then per group of identical bars:
+//   [8] dives, [9] LP pivots, [10] root LP ms (-1 not solved), [11] pricing rounds, [12] pivots of the root LP, then nI unplaced counts, then per group of identical bars:
 //   stock row, bars, items k, then k item indices in cut order.
 
 import { Instance } from "./instance";
 import { Search } from "./search";
 import { F64Vec } from "../common/arrays";
 
-export const OUT_HEADER: i32 = 10;
+export const OUT_HEADER: i32 = 13;
 
 export function encodeError(status: i32): Float64Array {
   const a = new Float64Array(OUT_HEADER);
@@ -50,5 +50,8 @@ export function encodeResult(inst: Instance, s: Search): Float64Array {
   a[7] = inst.nI;
   a[8] = s.dives;
   a[9] = s.master.pivots;
+  a[10] = s.rootMs;
+  a[11] = s.master.pricings;
+  a[12] = s.rootPivots;
   return a;
 }

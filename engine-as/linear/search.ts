@@ -1,22 +1,40 @@
 // The search: bounds, greedy plans (best fit decreasing, minimum bin slack), the root LP
-// bound (started from the best greedy plan's patterns), then branch-and-price dives.
-// A dive solves the residual LP, fixes every pattern the LP uses at least once (rounding
-// down), else one copy of its most used fractional pattern (later dives pick among the top
-// few at random, seeded), and repeats; a node whose fixed cost plus its rounded-up LP bound
-// cannot beat the best plan is abandoned. Every node is also completed by best fit into a
-// full plan. A plan whose objective meets the lower bound is proven optimal and ends the run.
+// bound (started from the best greedy plan's patterns), then turns of branch-and-price dives
+// and bar elimination (improve.ts). A dive solves the residual LP, fixes every pattern the LP
+// uses at least once (rounding down), else one copy of its most used fractional pattern
+// (later dives pick among the top three at random, seeded) with the other near-whole ones,
+// and repeats; a node whose fixed cost plus its rounded-up LP bound cannot beat the best plan
+// is abandoned. Every node is also completed by best fit into a full plan. A plan whose
+// objective meets the lower bound is proven optimal and ends the search; a last pass then
+// looks for the same objective with fewer distinct patterns.
 
 import { Instance } from "./instance";
 import { Bar, Plan } from "./plan";
-import { Master, LP_INFEASIBLE, LP_OPTIMAL } from "./master";
+import { Master, LP_BOUNDED, LP_INFEASIBLE, LP_OPTIMAL, LP_STOPPED } from "./master";
 import { bestFitDecreasing, sizeOrder, MinSlack } from "./heuristic";
 import { cheapBound, roundBound } from "./bounds";
+import { BarEmptier } from "./improve";
 import { Rng, seedFromF64 } from "../common/rng";
-import { Budget } from "../common/clock";
+import { Budget, now } from "../common/clock";
 
 const MAX_STALE_DIVES: i32 = 200;
 const MAX_LP_ROWS: i32 = 1500;
-const SLACK_RESIDUAL: i32 = 120;
+const SLACK_RESIDUAL: i32 = 60;
+/** Estimated cost of one basis refactorisation per m^3, and the share of the budget it may take. */
+const REFACTOR_MS_PER_M3: f64 = 1.5e-6;
+const REFACTOR_BUDGET_SHARE: f64 = 0.1;
+/** Share of the budget the root LP may take. */
+const ROOT_LP_SHARE: f64 = 0.5;
+/** Fractional patterns a dive step looks at, and the LP value from which it fixes them together. */
+const DIVE_CANDIDATES: i32 = 12;
+const DIVE_EXTRA_X: f64 = 0.85;
+/**
+ * Bar elimination effort after the root LP and per later turn, in swap candidates looked at
+ * (a few ns each): counted, not timed, so that a run that ends before the budget does not
+ * depend on the clock.
+ */
+const FIRST_ELIMINATION_WORK: f64 = 8e6;
+const ELIMINATION_WORK: f64 = 1e6;
 
 export class Search {
   inst: Instance;
@@ -29,11 +47,15 @@ export class Search {
   lpValue: f64 = -1;
   timeToBest: f64 = 0;
   dives: i32 = 0;
+  /** Time the root LP took (ms), -1 when it was not solved. */
+  rootMs: f64 = -1;
+  rootPivots: i32 = 0;
   stoppedByDeadline: bool = false;
   // Scratch for a dive.
   dr: Int32Array;
   qr: Int32Array;
   minSlack: MinSlack;
+  emptier: BarEmptier;
   /** Minimum bin slack costs nodes per bar: used below a size where it stays cheap. */
   useMinSlack: bool;
 
@@ -41,7 +63,9 @@ export class Search {
     this.inst = inst;
     this.budget = budget;
     this.master = new Master(inst);
-    this.rng = new Rng(seedFromF64(inst.seed));
+    const rng = new Rng(seedFromF64(inst.seed));
+    this.rng = rng;
+    this.emptier = new BarEmptier(inst, rng);
     const order = sizeOrder(inst);
     this.order = order;
     this.dr = new Int32Array(inst.nI);
@@ -81,12 +105,84 @@ export class Search {
       for (let k = 0; k < fixed.length; k++) p2.bars.push(fixed[k].clone());
       dr.set(this.dr);
       qr.set(this.qr);
-      this.minSlack.run(dr, qr, p2.bars, smallest);
+      this.minSlack.run(dr, qr, p2.bars, smallest, this.budget.deadline);
       this.offer(p2);
     }
   }
 
   run(): void {
+    this.searchPlans();
+    if (!this.budget.expired() && this.best!.patterns > 1) this.reducePatterns();
+  }
+
+  /**
+   * Fewer saw set-ups for the same objective: repeats the best plan's patterns as often as
+   * the demand allows (in three orders), completes the rest greedily, and keeps the result
+   * when it has the same objective and fewer distinct patterns (Plan.better decides, so the
+   * objective never gets worse).
+   */
+  private reducePatterns(): void {
+    const start = this.best!;
+    if (start.unplaced > 0) return;
+    // Bars are sorted with identical patterns adjacent.
+    const reps = new Array<Bar>();
+    const stack = new Array<i32>();
+    for (let b = 0; b < start.bars.length; b++) {
+      if (b == 0 || !start.bars[b].samePattern(start.bars[b - 1])) {
+        reps.push(start.bars[b]);
+        stack.push(1);
+      } else stack[stack.length - 1]++;
+    }
+    // Orders: the plan's most used patterns first, the most repeatable, the fullest.
+    for (let variant = 0; variant < 3; variant++) {
+      this.resetResidual();
+      const fixed = new Array<Bar>();
+      const used = new Uint8Array(reps.length);
+      let pick: i32 = 0;
+      while (pick >= 0) {
+        pick = -1;
+        let most: f64 = 0;
+        for (let r = 0; r < reps.length; r++) {
+          if (used[r] != 0) continue;
+          const c = this.copies(reps[r]);
+          const score = variant == 0 ? <f64>stack[r] + 1e-9 * reps[r].load : variant == 1 ? <f64>c : <f64>c * reps[r].load;
+          if (c > 0 && score > most) {
+            most = score;
+            pick = r;
+          }
+        }
+        if (pick < 0 || this.budget.expired()) break;
+        used[pick] = 1;
+        const bar = reps[pick];
+        const c = this.copies(bar);
+        for (let k = 0; k < c; k++) {
+          fixed.push(bar.clone());
+          for (let j = 0; j < bar.n; j++) this.dr[bar.items[j]]--;
+          if (this.qr[bar.t] > 0) this.qr[bar.t]--;
+        }
+      }
+      this.complete(fixed, this.inst.smallest);
+      if (this.budget.expired()) return;
+    }
+  }
+
+  /** How many more bars of this pattern the residual demand and stock allow. */
+  private copies(bar: Bar): i32 {
+    let c: i32 = this.qr[bar.t] < 0 ? 2147483647 : this.qr[bar.t];
+    let j: i32 = 0;
+    // Items are sorted, so copies of one item are adjacent.
+    while (j < bar.n) {
+      const i = bar.items[j];
+      let e = j + 1;
+      while (e < bar.n && bar.items[e] == i) e++;
+      const k = this.dr[i] / (e - j);
+      if (k < c) c = k;
+      j = e;
+    }
+    return c;
+  }
+
+  private searchPlans(): void {
     const inst = this.inst;
     this.lowerBound = roundBound(inst, cheapBound(inst));
     this.resetResidual();
@@ -99,10 +195,27 @@ export class Search {
     if (this.optimal()) return;
 
     // The LP keeps a dense m x m basis inverse: beyond this many demanded item types the
-    // run stays with the greedy plan and the cheap bounds.
+    // run stays with the greedy plans, bar elimination and the cheap bounds.
     let demanded: i32 = 0;
     for (let i = 0; i < inst.nI; i++) if (inst.dem[i] > 0) demanded++;
-    if (demanded > MAX_LP_ROWS) return;
+    // A refactorisation of the basis costs about m^3 operations in one piece, between two
+    // deadline checks: skip the LP when one would take a sizeable share of the budget.
+    const refactorMs = <f64>demanded * <f64>demanded * <f64>demanded * REFACTOR_MS_PER_M3;
+    if (demanded > MAX_LP_ROWS || refactorMs > inst.budgetMs * REFACTOR_BUDGET_SHARE) {
+      // No LP: bar elimination alone, until it stalls or the budget ends.
+      this.eliminate(FIRST_ELIMINATION_WORK);
+      let stale: i32 = 0;
+      while (!this.optimal() && stale < MAX_STALE_DIVES) {
+        if (this.budget.expired()) {
+          this.stoppedByDeadline = true;
+          break;
+        }
+        const before = this.best;
+        this.eliminate(ELIMINATION_WORK);
+        stale = this.best === before ? stale + 1 : 0;
+      }
+      return;
+    }
     const seedPlan = this.best!;
     const nb = seedPlan.bars.length;
     const types = new Int32Array(nb);
@@ -118,24 +231,48 @@ export class Search {
     }
     // Unplaced pieces (short stock) make every plan's objective incomparable to the bound.
     this.master.target = seedPlan.unplaced == 0 ? seedPlan.objective : Infinity;
-    const st = this.master.solveFrom(types, starts, items, nb, inst.dem, inst.qty, this.budget.deadline);
+    // The root LP gets at most part of the budget: its bound so far stays valid, and the plan
+    // searches need time too. A root cut short makes the run depend on the clock.
+    const rootDeadline = this.budget.start + (this.budget.deadline - this.budget.start) * ROOT_LP_SHARE;
+    const st = this.master.solveFrom(types, starts, items, nb, inst.dem, inst.qty, rootDeadline);
+    if (st == LP_STOPPED && now() >= rootDeadline) this.stoppedByDeadline = true;
     if (st != LP_INFEASIBLE) {
       if (st == LP_OPTIMAL) this.lpValue = this.master.value;
+      if (st == LP_OPTIMAL || st == LP_BOUNDED) this.rootMs = this.budget.elapsed();
+      this.rootPivots = this.master.pivots;
       const lb = roundBound(inst, this.master.bound);
       if (lb > this.lowerBound) this.lowerBound = lb;
     }
+    // Bar elimination next: cheap, and it often closes the gap on its own.
+    if (this.optimal()) return;
+    this.eliminate(FIRST_ELIMINATION_WORK);
     // Dives until proven, out of time, or this many dives in a row found nothing better (a
     // deterministic end, so a result does not depend on the machine when the budget is ample).
     let stale: i32 = 0;
+    let round: i32 = 0;
     while (!this.optimal() && stale < MAX_STALE_DIVES) {
       if (this.budget.expired()) {
         this.stoppedByDeadline = true;
         break;
       }
       const before = this.best;
-      this.dive(this.dives++);
+      // Dives alternate with turns of bar elimination from the best plan.
+      if ((round++ & 1) == 1) this.eliminate(ELIMINATION_WORK);
+      else this.dive(this.dives++);
       stale = this.best === before ? stale + 1 : 0;
     }
+  }
+
+  /** Bar elimination from the best plan when it uses one stock row; offers what it finds. */
+  private eliminate(work: f64): void {
+    const best = this.best!;
+    if (!this.emptier.applicable(best)) return;
+    const w = this.inst.weight[best.bars[0].t];
+    // Fewest bars the lower bound allows (bars x weight >= bound).
+    const goal = w > 0 ? <i32>Math.ceil(this.lowerBound / w - 1e-9) : 0;
+    if (best.bars.length <= goal) return;
+    const p = this.emptier.run(best, goal, this.budget.deadline, work);
+    if (p !== null) this.offer(p);
   }
 
   private resetResidual(): void {
@@ -149,13 +286,23 @@ export class Search {
     return v;
   }
 
+  /** Pattern p fits the residual demand and stock whole. */
+  private fitsResidual(p: i32): bool {
+    const mp = this.master;
+    if (this.qr[mp.patType.data[p]] == 0) return false;
+    const e = mp.patStart.data[p + 1];
+    for (let a = mp.patStart.data[p]; a < e; a++) if (mp.patCnt.data[a] > this.dr[mp.patItem.data[a]]) return false;
+    return true;
+  }
+
   /** Cuts `copies` bars of pattern p, capped by the demand left and the stock left. */
-  private fix(p: i32, copies: i32, fixed: Array<Bar>): void {
+  private fix(p: i32, copies: i32, fixed: Array<Bar>): i32 {
     const inst = this.inst;
     const mp = this.master;
     const t = mp.patType.data[p];
+    let done: i32 = 0;
     for (let c = 0; c < copies; c++) {
-      if (this.qr[t] == 0) return;
+      if (this.qr[t] == 0) break;
       const bar = new Bar(t);
       const e = mp.patStart.data[p + 1];
       for (let a = mp.patStart.data[p]; a < e; a++) {
@@ -165,10 +312,23 @@ export class Search {
         for (let k = 0; k < n; k++) bar.add(i, inst.size[i]);
         this.dr[i] -= n;
       }
-      if (bar.n == 0) return;
+      // Capping left room (and the LP's exchanges let a long piece stand for a shorter one,
+      // so a pattern may even have none of its own pieces left): fill it with the longest
+      // pieces still wanted that fit.
+      for (let o = 0; o < this.order.length; o++) {
+        const i = this.order[o];
+        if (this.dr[i] == 0 || !inst.ok(i, t)) continue;
+        while (this.dr[i] > 0 && bar.load + inst.size[i] <= inst.cap[t] + inst.eps) {
+          bar.add(i, inst.size[i]);
+          this.dr[i]--;
+        }
+      }
+      if (bar.n == 0) break;
       if (this.qr[t] > 0) this.qr[t]--;
       fixed.push(bar);
+      done++;
     }
+    return done;
   }
 
   private dive(k: i32): void {
@@ -176,8 +336,8 @@ export class Search {
     const mp = this.master;
     this.resetResidual();
     const fixed = new Array<Bar>();
-    const cand = new Int32Array(3);
-    const candX = new Float64Array(3);
+    const cand = new Int32Array(DIVE_CANDIDATES);
+    const candX = new Float64Array(DIVE_CANDIDATES);
     for (;;) {
       let left: i32 = 0;
       for (let i = 0; i < inst.nI; i++) left += this.dr[i];
@@ -201,17 +361,16 @@ export class Search {
         if (p < 0 || x <= 1e-5) continue;
         const whole = <i32>Math.floor(x + 1e-6);
         if (whole >= 1) {
-          this.fix(p, whole, fixed);
-          rounded = true;
+          if (this.fix(p, whole, fixed) > 0) rounded = true;
           continue;
         }
-        // Keep the three largest fractional values.
-        let pos = nc < 3 ? nc++ : 3;
+        // Keep the largest fractional values.
+        let pos = nc < DIVE_CANDIDATES ? nc++ : DIVE_CANDIDATES;
         while (pos > 0 && candX[pos - 1] < x) {
-          if (pos < 3) { cand[pos] = cand[pos - 1]; candX[pos] = candX[pos - 1]; }
+          if (pos < DIVE_CANDIDATES) { cand[pos] = cand[pos - 1]; candX[pos] = candX[pos - 1]; }
           pos--;
         }
-        if (pos < 3) { cand[pos] = p; candX[pos] = x; }
+        if (pos < DIVE_CANDIDATES) { cand[pos] = p; candX[pos] = x; }
       }
       if (rounded) continue;
       if (nc == 0) break;
@@ -219,18 +378,25 @@ export class Search {
       this.complete(fixed, inst.smallest, left <= SLACK_RESIDUAL);
       if (this.optimal()) return;
       let pick: i32 = 0;
-      if (k > 0 && nc > 1) {
-        // Later dives: a seeded choice among the top candidates, weighted by their value.
+      const top = nc < 3 ? nc : 3;
+      if (k > 0 && top > 1) {
+        // Later dives: a seeded choice among the top three, weighted by their value.
         let sum: f64 = 0;
-        for (let c = 0; c < nc; c++) sum += candX[c];
+        for (let c = 0; c < top; c++) sum += candX[c];
         let r = this.rng.float() * sum;
-        pick = nc - 1;
-        for (let c = 0; c < nc; c++) {
+        pick = top - 1;
+        for (let c = 0; c < top; c++) {
           r -= candX[c];
           if (r < 0) { pick = c; break; }
         }
       }
-      this.fix(cand[pick], 1, fixed);
+      let progress = this.fix(cand[pick], 1, fixed);
+      // Other near-whole patterns that still fit the demand whole go in the same step: far
+      // fewer LP re-solves per dive.
+      for (let c = 0; c < nc; c++) {
+        if (c != pick && candX[c] >= DIVE_EXTRA_X && this.fitsResidual(cand[c])) progress += this.fix(cand[c], 1, fixed);
+      }
+      if (progress == 0) break;
     }
     this.complete(fixed, inst.smallest);
   }

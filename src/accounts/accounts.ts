@@ -1,4 +1,6 @@
-// Accounts, their API keys, plans and hold flag, stored in the embedded database.
+// Accounts, their API keys, plans and hold flag. The AccountStore interface has two homes: the
+// embedded database (here) and Redis (redis-accounts.ts). Reads are synchronous in both, since
+// every authenticated request looks its key up; writes may be asynchronous, so callers await them.
 import type { Db } from '../db/sqlite.js';
 import { hashKey, keyPrefix, newApiKey, newSigningSecret } from './keys.js';
 
@@ -52,7 +54,29 @@ function toAccount(row: AccountRow): Account {
   };
 }
 
-export class AccountStore {
+type MaybePromise<T> = T | Promise<T>;
+export type Plan = Partial<{ ratePerMinute: number; monthlyCalls: number }>;
+
+export interface AccountStore {
+  get(id: number): Account | undefined;
+  byEmail(email: string): Account | undefined;
+  list(): Account[];
+  /** The account a raw API key belongs to, or undefined for an unknown or revoked key. Synchronous: it runs on every call. */
+  byApiKey(key: string, now?: number): Account | undefined;
+  hasKey(rawKey: string): boolean;
+  keys(accountId: number): ApiKeyInfo[];
+  create(email: string, plan?: Plan): MaybePromise<Account>;
+  issueKey(accountId: number, label?: string, rawKey?: string): MaybePromise<{ key: string; info: ApiKeyInfo }>;
+  revokeKey(accountId: number, keyId: number): MaybePromise<boolean>;
+  setPlan(accountId: number, plan: Plan): MaybePromise<void>;
+  setWebhookUrl(accountId: number, url: string | null): MaybePromise<void>;
+  rotateSigningSecret(accountId: number, now?: number): MaybePromise<string>;
+  setHold(accountId: number, onHold: boolean): MaybePromise<void>;
+  /** Makes the reads see every write committed anywhere so far (another node, the CLI). */
+  refresh(): MaybePromise<void>;
+}
+
+export class SqliteAccountStore implements AccountStore {
   private readonly byKeyHash;
   private readonly dataVersion;
   /** Key -> account, dropped whenever another connection (the CLI, another process) commits. */
@@ -123,6 +147,10 @@ export class AccountStore {
     this.keyCache.clear();
   }
 
+  refresh(): void {
+    this.changed();
+  }
+
   /** Issues a key; the raw key is returned once and only its hash is kept. A known key may be imposed (development account). */
   issueKey(accountId: number, label = '', rawKey = newApiKey()): { key: string; info: ApiKeyInfo } {
     const now = Date.now();
@@ -183,6 +211,9 @@ export class AccountStore {
     this.changed();
   }
 }
+
+/** The embedded store under the name tests and tools construct it by. */
+export const AccountStore = SqliteAccountStore;
 
 /** The secrets a delivery is signed with now: the current one, and the previous one during the overlap. */
 export function signingSecrets(account: Account, now: number): string[] {

@@ -3,20 +3,32 @@
 // KERF_DEV_API_KEY imposes a known key instead (scripts and benchmarks).
 import fs from 'node:fs';
 import path from 'node:path';
-import type { AccountStore } from './accounts.js';
+import type { Account, AccountStore } from './accounts.js';
 
 export const DEV_EMAIL = 'dev@localhost';
 
-export function ensureDevAccount(accounts: AccountStore, dataDir: string, knownKey?: string): { accountId: number; apiKey: string } {
-  const account = accounts.byEmail(DEV_EMAIL) ?? accounts.create(DEV_EMAIL);
+export async function ensureDevAccount(accounts: AccountStore, dataDir: string, knownKey?: string): Promise<{ accountId: number; apiKey: string }> {
+  const account = accounts.byEmail(DEV_EMAIL) ?? await createDevAccount(accounts);
   if (knownKey) {
-    if (!accounts.hasKey(knownKey)) accounts.issueKey(account.id, 'KERF_DEV_API_KEY', knownKey);
+    if (!accounts.hasKey(knownKey)) await accounts.issueKey(account.id, 'KERF_DEV_API_KEY', knownKey);
     return { accountId: account.id, apiKey: knownKey };
   }
   const file = path.join(dataDir, 'dev-api-key');
   const saved = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : '';
   if (saved && accounts.byApiKey(saved)?.id === account.id) return { accountId: account.id, apiKey: saved };
-  const { key } = accounts.issueKey(account.id, 'development');
+  const { key } = await accounts.issueKey(account.id, 'development');
   fs.writeFileSync(file, `${key}\n`, { mode: 0o600 });
   return { accountId: account.id, apiKey: key };
+}
+
+/** Several API nodes on one Redis may start at once: the one that loses the race uses the winner's account. */
+async function createDevAccount(accounts: AccountStore): Promise<Account> {
+  try {
+    return await accounts.create(DEV_EMAIL);
+  } catch (error) {
+    await accounts.refresh();
+    const account = accounts.byEmail(DEV_EMAIL);
+    if (!account) throw error;
+    return account;
+  }
 }

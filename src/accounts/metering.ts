@@ -12,7 +12,14 @@ export function monthOf(time: number): string {
   return new Date(time).toISOString().slice(0, 7);
 }
 
-export class Metering {
+/** What admission, the dispatcher and the account page need: SQLite here, Redis when several nodes share it. */
+export interface UsageMeter {
+  usage(accountId: number, now?: number): Usage | Promise<Usage>;
+  countCall(accountId: number, now?: number): void | Promise<void>;
+  addCompute(accountId: number, ms: number, now?: number): void | Promise<void>;
+}
+
+export class Metering implements UsageMeter {
   private readonly statements;
 
   constructor(db: Db) {

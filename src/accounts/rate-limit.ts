@@ -6,7 +6,8 @@ export interface RateDecision {
 }
 
 export interface RateLimiter {
-  hit(key: string, perMinute: number, now?: number): RateDecision;
+  /** A shared limiter (Redis) answers asynchronously. */
+  hit(key: string, perMinute: number, now?: number): RateDecision | Promise<RateDecision>;
 }
 
 const WINDOW_MS = 60_000;

@@ -3,8 +3,8 @@
 import crypto from 'node:crypto';
 import type { Db } from '../db/sqlite.js';
 
-const sha256 = (value: string) => crypto.createHash('sha256').update(value).digest('hex');
-const token = () => crypto.randomBytes(32).toString('base64url');
+export const sha256 = (value: string) => crypto.createHash('sha256').update(value).digest('hex');
+export const token = () => crypto.randomBytes(32).toString('base64url');
 
 export function hashPassword(password: string): string {
   const salt = crypto.randomBytes(16);
@@ -28,7 +28,20 @@ export interface Session {
 export const SESSION_TTL_MS = 12 * 3600 * 1000;
 export const LINK_TTL_MS = 24 * 3600 * 1000;
 
-export class Sessions {
+type MaybePromise<T> = T | Promise<T>;
+
+/** Sessions, sign-in links and passwords: in the embedded database here, in Redis by redis-sessions.ts. */
+export interface Sessions {
+  open(accountId: number, now?: number): MaybePromise<{ token: string; session: Session }>;
+  get(raw: string | undefined, now?: number): MaybePromise<Session | undefined>;
+  close(raw: string): MaybePromise<void>;
+  issueLink(accountId: number, now?: number): MaybePromise<string>;
+  useLink(raw: string, now?: number): MaybePromise<number | undefined>;
+  setPassword(accountId: number, password: string): MaybePromise<void>;
+  checkPassword(email: string, password: string): MaybePromise<number | undefined>;
+}
+
+export class SqliteSessions implements Sessions {
   private readonly s;
 
   constructor(db: Db) {

@@ -1,6 +1,6 @@
 // The Fastify application: error handling, request ids, and one plugin per endpoint family.
 import crypto from 'node:crypto';
-import Fastify, { LogController } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { LIMITS } from '../schema/request.js';
 import { errorBody, handleError } from './errors.js';
@@ -12,39 +12,37 @@ import { exportRoutes } from './routes/export.js';
 import { legacyRoutes } from './routes/legacy.js';
 import { opsRoutes } from './routes/ops.js';
 import { resultRoutes } from './routes/result.js';
+import { attachServiceLog, requestLog } from './request-log.js';
+import type { AnswerTally } from '../metrics.js';
 import type { Services } from './services.js';
 
 export async function buildApp(services: Services, logger: Logger) {
   const bootId = crypto.randomBytes(6).toString('hex');
   let requestCount = 0;
   const app = Fastify({
-    loggerInstance: logger,
+    logger: false,
     bodyLimit: LIMITS.bodyBytes,
     // A caller's id is kept; ours are a random per-process prefix and a counter: unique across
     // restarts and nodes, and cheaper than a UUID per request.
     genReqId: (request) => (request.headers['x-request-id'] as string | undefined)?.slice(0, 64) || `${bootId}-${(++requestCount).toString(36)}`,
-    // Request lines are logged by the onResponse hook below, for the calls worth a line.
-    logController: new LogController({ disableRequestLogging: true }),
   });
+  attachServiceLog(app, logger);
   app.setErrorHandler(handleError);
-  app.setNotFoundHandler((request, reply) => reply.code(404).send(errorBody(`No route ${request.method} ${request.url.split('?')[0]}`)));
-  // These two run on every request: callback style (no promise each) and one counter child per
-  // route and status, looked up once, keep them off the readiness endpoint's hot path.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    reply.header('x-request-id', request.id);
-    done(null, payload);
-  });
-  const counters = new Map<string, { inc(): void }>();
-  app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? 'unmatched';
-    const key = `${route} ${reply.statusCode}`;
-    let counter = counters.get(key);
-    if (!counter) counters.set(key, (counter = services.metrics.httpRequests.labels(route, String(reply.statusCode))));
-    counter.inc();
-    if (reply.statusCode >= 500 || route === '/v3/calculate') {
-      request.log.info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  // Each route gets its own onSend hook knowing its path: it names the request id and counts
+  // the answer without reading request.routeOptions, which builds an object on every call.
+  app.addHook('onRoute', (route) => {
+    const onSend = Array.isArray(route.onSend) ? route.onSend : route.onSend ? [route.onSend] : [];
+    route.onSend = [...onSend, answerHook(route.url ?? 'unmatched', services.metrics)];
+    // Calls that change something get a log line with their outcome; reads stay silent.
+    if (route.method !== 'GET' && route.method !== 'HEAD') {
+      const onResponse = Array.isArray(route.onResponse) ? route.onResponse : route.onResponse ? [route.onResponse] : [];
+      route.onResponse = [...onResponse, logAnswer];
     }
-    done();
+  });
+  const unmatched = answerHook('unmatched', services.metrics);
+  app.setNotFoundHandler((request, reply) => {
+    unmatched(request, reply.code(404), undefined, () => {});
+    return reply.send(errorBody(`No route ${request.method} ${request.url.split('?')[0]}`));
   });
   await app.register(docsRoutes);
   await app.register(async (scope) => calculateRoutes(scope, services));
@@ -55,4 +53,22 @@ export async function buildApp(services: Services, logger: Logger) {
   await app.register(async (scope) => accountRoutes(scope, services));
   await app.register(legacyRoutes);
   return app;
+}
+
+/** onSend for one route: the request id header and the count of answers by route and status. */
+function answerHook(route: string, metrics: Services['metrics']) {
+  const tallies = new Map<number, AnswerTally>();
+  return (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+    reply.header('x-request-id', request.id);
+    const status = reply.statusCode;
+    let tally = tallies.get(status);
+    if (!tally) tallies.set(status, (tally = metrics.answerTally(route, status)));
+    tally.count++;
+    done(null, payload);
+  };
+}
+
+function logAnswer(request: FastifyRequest, reply: FastifyReply, done: () => void) {
+  requestLog(request).info({ method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) }, 'request');
+  done();
 }

@@ -3,6 +3,7 @@
 // request id and never a stack trace.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodError } from 'zod';
+import { requestLog } from './request-log.js';
 
 export class ApiError extends Error {
   constructor(
@@ -54,6 +55,6 @@ export function handleError(error: FastifyError | ApiError, request: FastifyRequ
       ? `Malformed JSON: ${error.message}` : error.message;
     return reply.code(status).send(errorBody(message));
   }
-  request.log.error({ err: error }, 'unhandled error');
+  requestLog(request).error({ err: error }, 'unhandled error');
   return reply.code(500).send(errorBody('Internal error; quote the request id when reporting it', { requestId: request.id }));
 }

@@ -1,6 +1,6 @@
 // What the routes are given: the service's parts, wired once in main.
 import type { AccountStore } from '../accounts/accounts.js';
-import type { Metering } from '../accounts/metering.js';
+import type { UsageMeter } from '../accounts/metering.js';
 import type { RateLimiter } from '../accounts/rate-limit.js';
 import type { Sessions } from '../accounts/sessions.js';
 import type { Config } from '../config.js';
@@ -10,19 +10,19 @@ import type { Metrics } from '../metrics.js';
 import type { EnginePool } from '../pool/pool.js';
 import type { Deliverer } from '../webhooks/deliverer.js';
 import type { EndpointHealth } from '../webhooks/health.js';
-import type { Outbox } from '../webhooks/outbox.js';
+import type { OutboxStore } from '../webhooks/outbox-store.js';
 
 export interface Services {
   config: Config;
   accounts: AccountStore;
-  metering: Metering;
+  metering: UsageMeter;
   limiter: RateLimiter;
   jobs: JobStore;
   dispatcher: Dispatcher;
   pool: EnginePool;
   metrics: Metrics;
   sessions: Sessions;
-  outbox: Outbox;
+  outbox: OutboxStore;
   health: EndpointHealth;
   deliverer: Deliverer;
 }

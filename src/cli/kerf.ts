@@ -1,14 +1,24 @@
 #!/usr/bin/env node
 // kerf accounts ...: the operator's tool for accounts, keys, plans and holds. It works on the
-// data directory's database directly (KERF_DATA_DIR), so it runs with or without the server.
+// data directory's database directly (KERF_DATA_DIR), or with KERF_REDIS_URL on the cluster's
+// Redis, so it runs with or without the server and from any machine that reaches Redis.
 import { parseArgs } from 'node:util';
-import { AccountStore, type Account } from '../accounts/accounts.js';
-import { Metering } from '../accounts/metering.js';
+import { SqliteAccountStore, type Account, type AccountStore } from '../accounts/accounts.js';
+import { Metering, type UsageMeter } from '../accounts/metering.js';
+import { AccountKeys } from '../accounts/redis-account-keys.js';
+import { RedisAccountStore } from '../accounts/redis-accounts.js';
+import { RedisMetering } from '../accounts/redis-metering.js';
+import { RedisSessions } from '../accounts/redis-sessions.js';
 import { loadConfig } from '../config.js';
-import { Sessions } from '../accounts/sessions.js';
+import { SqliteSessions, type Sessions } from '../accounts/sessions.js';
 import { openDatabase } from '../db/sqlite.js';
-import { EndpointHealth } from '../webhooks/health.js';
+import { SqliteEndpointHealth, type EndpointHealth } from '../webhooks/health.js';
+import { RedisEndpointHealth } from '../webhooks/redis-health.js';
 import { Outbox } from '../webhooks/outbox.js';
+import type { OutboxStore } from '../webhooks/outbox-store.js';
+import { RedisOutbox } from '../webhooks/redis-outbox.js';
+import { connectRedis } from '../queue/redis-client.js';
+import { RedisKeys } from '../queue/redis-keys.js';
 
 const USAGE = `usage: kerf accounts <command> [options]
 
@@ -27,11 +37,12 @@ const USAGE = `usage: kerf accounts <command> [options]
   login-link --account A                      a one-time sign-in link to the account page (24 h)
   set-password --account A --password P       set the account page password (10+ characters)
 
-A is an account id or e-mail. The database is in KERF_DATA_DIR (default .data).`;
+A is an account id or e-mail. The database is in KERF_DATA_DIR (default .data), or with
+KERF_REDIS_URL (and KERF_REDIS_PREFIX) the cluster's Redis.`;
 
 class UsageError extends Error {}
 
-function main(argv: string[]): void {
+async function main(argv: string[]): Promise<void> {
   const [group, command, ...rest] = argv;
   if (group !== 'accounts' || !command) throw new UsageError(USAGE);
   const { values } = parseArgs({
@@ -43,8 +54,20 @@ function main(argv: string[]): void {
   });
   const config = loadConfig();
   const db = openDatabase(config.dataDir);
-  const accounts = new AccountStore(db, { ratePerMinute: config.defaultRatePerMinute, monthlyCalls: config.defaultMonthlyCalls });
-  const metering = new Metering(db);
+  const defaults = { ratePerMinute: config.defaultRatePerMinute, monthlyCalls: config.defaultMonthlyCalls };
+  const thresholds = { warnAfterMs: config.webhookWarnAfterMs, disableAfterMs: config.webhookDisableAfterMs };
+  // With KERF_REDIS_URL accounts, keys, sessions, health, usage counters and the webhook outbox
+  // are the cluster's, in Redis.
+  const redis = config.redisUrl ? await connectRedis(config.redisUrl, () => {}) : undefined;
+  const redisKeys = new RedisKeys(config.redisPrefix);
+  const accountKeys = new AccountKeys(config.redisPrefix);
+  const accounts: AccountStore = redis
+    ? await RedisAccountStore.open(redis, accountKeys, { defaults, watch: false, onError: () => {} })
+    : new SqliteAccountStore(db, defaults);
+  const sessions: Sessions = redis ? new RedisSessions(redis, accountKeys) : new SqliteSessions(db);
+  const health: EndpointHealth = redis ? new RedisEndpointHealth(redis, accountKeys, thresholds) : new SqliteEndpointHealth(db, thresholds);
+  const metering: UsageMeter = redis ? new RedisMetering(redis, redisKeys) : new Metering(db);
+  const outbox: OutboxStore = redis ? new RedisOutbox(redis, redisKeys) : new Outbox(db);
   const count = (name: 'rate' | 'monthly') => {
     const raw = values[name];
     if (raw === undefined) return undefined;
@@ -65,14 +88,14 @@ function main(argv: string[]): void {
       case 'create': {
         if (!values.email || !values.email.includes('@')) throw new UsageError('--email with an e-mail address is required');
         if (accounts.byEmail(values.email)) throw new UsageError(`an account for ${values.email} exists already`);
-        const account = accounts.create(values.email, { ratePerMinute: count('rate'), monthlyCalls: count('monthly') });
-        const { key } = accounts.issueKey(account.id, values.label ?? 'first key');
+        const account = await accounts.create(values.email, { ratePerMinute: count('rate'), monthlyCalls: count('monthly') });
+        const { key } = await accounts.issueKey(account.id, values.label ?? 'first key');
         out(`account ${account.id} ${account.email}\napi key (shown once): ${key}`);
         break;
       }
       case 'list':
         for (const a of accounts.list()) {
-          const usage = metering.usage(a.id);
+          const usage = await metering.usage(a.id);
           out(`${a.id}\t${a.email}\trate ${a.ratePerMinute}/min\tallowance ${a.monthlyCalls}/month\tused ${usage.calls}${a.onHold ? '\tON HOLD' : ''}`);
         }
         break;
@@ -82,20 +105,20 @@ function main(argv: string[]): void {
         }
         break;
       case 'issue-key': {
-        const { key, info } = accounts.issueKey(target().id, values.label ?? '');
+        const { key, info } = await accounts.issueKey(target().id, values.label ?? '');
         out(`key ${info.id} (shown once): ${key}`);
         break;
       }
       case 'revoke-key': {
         const id = Number(values.key);
         if (!Number.isInteger(id)) throw new UsageError('--key with a key id is required (see: kerf accounts keys)');
-        if (!accounts.revokeKey(target().id, id)) throw new UsageError(`no active key ${values.key} on that account`);
+        if (!await accounts.revokeKey(target().id, id)) throw new UsageError(`no active key ${values.key} on that account`);
         out(`key ${id} revoked`);
         break;
       }
       case 'allowance': {
         const account = target();
-        accounts.setPlan(account.id, { ratePerMinute: count('rate'), monthlyCalls: count('monthly') });
+        await accounts.setPlan(account.id, { ratePerMinute: count('rate'), monthlyCalls: count('monthly') });
         const after = accounts.get(account.id)!;
         out(`account ${after.id}: ${after.monthlyCalls} calls per month, ${after.ratePerMinute} per minute`);
         break;
@@ -103,13 +126,13 @@ function main(argv: string[]): void {
       case 'hold':
       case 'release': {
         const account = target();
-        accounts.setHold(account.id, command === 'hold');
+        await accounts.setHold(account.id, command === 'hold');
         out(`account ${account.id} ${command === 'hold' ? 'is on hold' : 'is released from hold'}`);
         break;
       }
       case 'usage': {
         const account = target();
-        const usage = metering.usage(account.id);
+        const usage = await metering.usage(account.id);
         out(`${usage.month}: ${usage.calls} of ${account.monthlyCalls} calls, ${usage.computeSeconds.toFixed(3)} compute seconds`);
         break;
       }
@@ -117,7 +140,7 @@ function main(argv: string[]): void {
         const account = target();
         if (!values.clear && !values.url) throw new UsageError('--url or --clear is required');
         if (values.url && !/^https?:\/\/[^\s]+$/.test(values.url)) throw new UsageError(`--url must be an http or https URL, got "${values.url}"`);
-        accounts.setWebhookUrl(account.id, values.clear ? null : values.url!);
+        await accounts.setWebhookUrl(account.id, values.clear ? null : values.url!);
         out(values.clear ? `account ${account.id}: default webhook cleared` : `account ${account.id}: default webhook ${values.url}`);
         break;
       }
@@ -125,24 +148,24 @@ function main(argv: string[]): void {
         out(target().signingSecret);
         break;
       case 'rotate-secret':
-        out(accounts.rotateSigningSecret(target().id));
+        out(await accounts.rotateSigningSecret(target().id));
         break;
       case 'reenable-webhook': {
         const account = target();
-        new EndpointHealth(db, { warnAfterMs: config.webhookWarnAfterMs, disableAfterMs: config.webhookDisableAfterMs }).reenable(account.id);
-        const replayed = new Outbox(db).replaySkipped(account.id, Date.now());
+        await health.reenable(account.id);
+        const replayed = await outbox.replaySkipped(account.id, Date.now());
         out(`account ${account.id}: webhook endpoint enabled; ${replayed} skipped deliveries queued again`);
         break;
       }
       case 'login-link': {
         const base = config.publicUrl ?? `http://${config.host}:${config.port}`;
-        out(`${base}/account/login/link?token=${new Sessions(db).issueLink(target().id)}`);
+        out(`${base}/account/login/link?token=${await sessions.issueLink(target().id)}`);
         break;
       }
       case 'set-password': {
         const account = target();
         if (!values.password || values.password.length < 10) throw new UsageError('--password with at least 10 characters is required');
-        new Sessions(db).setPassword(account.id, values.password);
+        await sessions.setPassword(account.id, values.password);
         out(`account ${account.id}: password set`);
         break;
       }
@@ -151,12 +174,11 @@ function main(argv: string[]): void {
     }
   } finally {
     db.close();
+    await redis?.close();
   }
 }
 
-try {
-  main(process.argv.slice(2));
-} catch (error) {
+main(process.argv.slice(2)).catch((error) => {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);
   process.exit(error instanceof UsageError ? 2 : 1);
-}
+});

@@ -6,6 +6,7 @@ import { buildRecord } from '../result/record.js';
 import { loadEngineModule, solveGuillotine } from './guillotine.js';
 import { toGuillotineProblem } from './problem.js';
 import { linearBars } from './linear.js';
+import { nestParts } from './nesting.js';
 
 export interface CalculateOptions {
   jobId: number;
@@ -27,12 +28,14 @@ function guillotineSheets(request: CalcRequest, options: CalculateOptions): Resu
 /** Solvers by "<stockType>/<cutType>"; a combination the schema accepts but no solver serves yet is refused. */
 const SOLVERS: Record<string, Solver> = {
   'sheet/guillotine': guillotineSheets,
-  // A guillotine layout is a valid free layout: CNC jobs get one until the free packer lands.
+  // CNC routers: the mapper asks for free placement (engine-as/free), no saw cuts in the result.
   'sheet/efficiency': guillotineSheets,
   'sheet/beam': guillotineSheets, // first cuts along the length, repeated patterns stacked into books
-  'roll/guillotine': guillotineSheets, // open-length stock: the facade bisects the roll length
+  'roll/guillotine': guillotineSheets, // open-length stock: band search and bisection of the roll length
   'roll/efficiency': guillotineSheets,
   'linear/-': linearBars,
+  'sheet/nesting': nestParts, // true shapes: outline and holes
+  'roll/nesting': nestParts,
 };
 
 export function calculate(request: CalcRequest, options: CalculateOptions): ResultRecord {

@@ -3,23 +3,26 @@
 // instance (one per task, so memory never outlives the task) and turns the flat answer back
 // into EngineSolution trees. No packing logic lives here: the engine owns the algorithms.
 
-import type { EngineNode, EnginePart, EngineSheet, EngineSolution, GuillotineProblem } from './types.js';
+import type { EngineNode, EnginePart, EngineSheet, EngineSolution, GreedyStart, GuillotineProblem } from './types.js';
 import { loadWasm, runFlat } from './wasm.js';
 
 // ---- flat layout; mirrors engine-as/guillotine/layout.ts (change both together) ----
-const FORMAT_VERSION = 3;
-const HEADER_LEN = 15;
+const FORMAT_VERSION = 4;
+const HEADER_LEN = 16;
 const STOCK_STRIDE = 10;
 const PART_STRIDE = 8;
 const LIST_STRIDE = 2;
-const OUT_HEADER = 8;
+const OUT_HEADER = 11;
 const NODE_STRIDE = 8;
 const KIND_CUT = 0;
+const KIND_FREE = 2;
 
 interface EngineExports {
   memory: WebAssembly.Memory;
   inputPtr(n: number): number;
   solveGuillotine(): number;
+  solveFree(): number;
+  solveStrip(): number;
   outputPtr(): number;
 }
 
@@ -73,6 +76,7 @@ function encodeProblem(p: GuillotineProblem): Float64Array {
   a[12] = nRefs;
   a[13] = p.effort ?? 1;
   a[14] = (p.repeatPatterns ?? p.strategy === 'time') ? 1 : 0;
+  a[15] = p.stripBands ? 1 : 0;
   p.stock.forEach((s, i) => {
     const b = stockBase + i * STOCK_STRIDE;
     a[b] = s.l;
@@ -120,10 +124,11 @@ function decodeSolution(out: Float64Array, startedAt: number, calledAt: number):
     const y = out[b + 3]!;
     const l = out[b + 4]!;
     const w = out[b + 5]!;
-    if (out[b] === KIND_CUT) {
+    if (out[b] === KIND_CUT || out[b] === KIND_FREE) {
       const n = out[b + 7]!;
       const children: EngineNode[] = [];
       for (let i = 0; i < n; i++) children.push(readNode());
+      if (out[b] === KIND_FREE) return { kind: 'free', x, y, l, w, children: children.filter((c) => c.kind === 'part') };
       return { kind: 'cut', along: out[b + 1] === 1 ? 'y' : 'x', x, y, l, w, children };
     }
     return { kind: 'part', x, y, l, w, part: out[b + 6]!, rot: out[b + 1] === 1 ? 1 : 0 };
@@ -145,6 +150,7 @@ function decodeSolution(out: Float64Array, startedAt: number, calledAt: number):
       elapsedMs: performance.now() - startedAt,
       timeToBestMs: out[5]! + offset,
       stoppedByDeadline: out[6] === 1,
+      greedy: { sheets: out[8]!, stockArea: out[9]!, placedArea: out[10]! },
     },
   };
 }
@@ -155,6 +161,7 @@ function decodeSolution(out: Float64Array, startedAt: number, calledAt: number):
  * decoding) and always returns a complete solution.
  */
 export function solveGuillotine(problem: GuillotineProblem, module: WebAssembly.Module): EngineSolution {
+  if (problem.placement === 'free') return solveFreeBest(problem, module);
   if (problem.stock.some((s) => s.open)) return solveOpenLength(problem, module);
   return solveOnce(problem, module);
 }
@@ -162,18 +169,23 @@ export function solveGuillotine(problem: GuillotineProblem, module: WebAssembly.
 function solveOnce(problem: GuillotineProblem, module: WebAssembly.Module): EngineSolution {
   const startedAt = performance.now();
   const input = encodeProblem(problem);
-  const { out, calledAt } = runFlat<EngineExports>(module, 'guillotine engine', input, (engine) => engine.solveGuillotine());
+  const free = problem.placement === 'free';
+  const { out, calledAt } = runFlat<EngineExports>(module, free ? 'free packer' : 'guillotine engine', input, (engine) =>
+    free ? engine.solveFree() : engine.solveGuillotine(),
+  );
   return decodeSolution(out, startedAt, calledAt);
 }
 
 // ---- open-length stock (rolls) ----
-// The engine packs fixed sheets; a roll is solved as a sequence of one-sheet problems whose
-// length is bisected between the area bound and the best length found so far. A probe that
-// places everything ends at once (one sheet meets the engine's bound), so the budget goes
-// to the infeasible probes, where the search tries hardest.
+// The engine packs fixed sheets. A roll is first solved as a row of bands (see
+// solveRollBands, half the budget); then, as a sequence of one-sheet problems whose length is
+// bisected between the area bound and the best length found so far. A probe that places
+// everything ends at once (one sheet meets the engine's bound), so the budget goes to the
+// infeasible probes, where the search tries hardest. The shorter piece wins.
 
 /** Length used by a one-sheet solution: end of its last first-stage band along x. */
 function usedLength(root: EngineNode): number {
+  if (root.kind === 'free') return partsEnd(root) - root.x;
   if (root.kind === 'part' || root.along === 'x') return root.l;
   const last = root.children[root.children.length - 1];
   return last ? last.x + last.l - root.x : 0;
@@ -189,6 +201,7 @@ function solveOpenLength(problem: GuillotineProblem, module: WebAssembly.Module)
   let iterations = 0;
   let timeToBest = 0;
   let stopped = false;
+  const greedy: GreedyStart = { sheets: 0, stockArea: 0, placedArea: 0 };
   // One piece per roll row, in row order; a part another roll can take waits for that roll
   // only when this one cannot hold it. The budget is shared in proportion to the parts.
   for (let k = 0; k < rolls.length; k++) {
@@ -208,6 +221,11 @@ function solveOpenLength(problem: GuillotineProblem, module: WebAssembly.Module)
     stopped ||= one.stopped;
     timeToBest = t0 + one.timeToBest;
     bound += one.bound;
+    if (one.greedy) {
+      greedy.sheets += 1;
+      greedy.stockArea += one.greedy.length * problem.stock[r]!.w;
+      greedy.placedArea += one.greedy.placedArea;
+    }
     if (one.sheet) {
       sheets.push(one.sheet);
       one.unplaced.forEach((u, i) => {
@@ -220,7 +238,7 @@ function solveOpenLength(problem: GuillotineProblem, module: WebAssembly.Module)
     unplaced: left,
     lowerBound: sheets.length,
     lengthBound: bound,
-    stats: { iterations, elapsedMs: performance.now() - startedAt, timeToBestMs: timeToBest, stoppedByDeadline: stopped },
+    stats: { iterations, elapsedMs: performance.now() - startedAt, timeToBestMs: timeToBest, stoppedByDeadline: stopped, greedy },
   };
 }
 
@@ -231,6 +249,8 @@ interface RollResult {
   iterations: number;
   timeToBest: number;
   stopped: boolean;
+  /** The first complete piece (length with trims, part area): the band search's greedy start, else the first probe. */
+  greedy?: { length: number; placedArea: number };
 }
 
 /** Shortest piece of roll row r that takes `parts` (bisection over one-sheet probes). */
@@ -263,6 +283,19 @@ function solveRoll(problem: GuillotineProblem, given: EnginePart[], r: number, b
   let lo = Math.min(ub, Math.max(0, area / (Y + k) - k));
   if (integral) lo = Math.ceil(lo - 1e-9);
   const bound = lo;
+  // Half the budget to the band search, the rest to bisection below the length it found.
+  let banded: BandedRoll | undefined;
+  let bandedUsed = Infinity;
+  if (problem.maxPhase !== 1 && problem.placement !== 'free') {
+    const unlimited = problem.maxPhase === 0;
+    const strip = solveRollStrip(problem, parts, r, budgetMs * (unlimited ? STRIP_SHARE : STRIP_SHARE_STAGED), module);
+    banded = solveRollBands(problem, parts, r, extent, budgetMs * (unlimited ? BAND_SHARE : BAND_SHARE_STAGED), module);
+    // The shorter complete piece of the two band-wise searches goes on (ties: the band search).
+    const complete = (b?: BandedRoll): b is BandedRoll => !!b?.sheet && b.unplaced.every((u) => u === 0);
+    if (complete(strip) && !(complete(banded) && (banded.length ?? Infinity) <= strip.length!)) banded = strip;
+    const used = (banded?.length ?? Infinity) - roll.trim.w1 - roll.trim.w2;
+    if (banded?.sheet && banded.unplaced.every((u) => u === 0) && used <= cap + 1e-9) bandedUsed = used;
+  }
   const deadline = startedAt + budgetMs;
   const probe = (len: number, ms: number): EngineSolution => {
     const stock = problem.stock.map((s, i) =>
@@ -275,9 +308,13 @@ function solveRoll(problem: GuillotineProblem, given: EnginePart[], r: number, b
 
   // First probe: at ub everything that fits the width fits; its greedy length is the first upper bound.
   let best = probe(ub, Math.max(1, budgetMs * 0.2));
-  let hi = best.sheets[0] ? usedLength(best.sheets[0].root) : 0;
+  let hi = best.sheets[0] ? Math.min(usedLength(best.sheets[0].root), bandedUsed) : 0;
+  const trims = roll.trim.w1 + roll.trim.w2;
+  const greedy = Number.isFinite(bandedUsed) && banded?.greedy
+    ? banded.greedy
+    : best.sheets[0] ? { length: usedLength(best.sheets[0].root) + trims, placedArea: partsArea(best.sheets[0].root) } : undefined;
   let timeToBest = performance.now() - startedAt;
-  let iterations = best.stats.iterations;
+  let iterations = best.stats.iterations + (banded?.iterations ?? 0);
   let stopped = best.stats.stoppedByDeadline;
   const res = integral ? 1 : Math.max(1e-6, 1e-4 * hi);
   while (placedAll(best) && hi - lo >= res - 1e-9) {
@@ -299,9 +336,13 @@ function solveRoll(problem: GuillotineProblem, given: EnginePart[], r: number, b
       lo = integral ? mid + 1 : mid;
     }
   }
+  if (banded?.sheet && Number.isFinite(bandedUsed) && bandedUsed <= (placedAll(best) ? usedLength(best.sheets[0]!.root) : Infinity)) {
+    const unplaced = banded.unplaced.map((u, i) => u + left[i]!);
+    return { sheet: banded.sheet, unplaced, bound, iterations, timeToBest: Math.min(timeToBest, banded.timeToBest), stopped: stopped || banded.stopped, greedy };
+  }
   const unplaced = best.unplaced.map((u, i) => u + left[i]!);
   const sh = best.sheets[0];
-  if (!sh) return { unplaced, bound, iterations, timeToBest, stopped };
+  if (!sh) return { unplaced, bound, iterations, timeToBest, stopped, greedy };
   const used = usedLength(sh.root);
   const root = { ...sh.root, l: used } as EngineNode;
   return {
@@ -311,5 +352,232 @@ function solveRoll(problem: GuillotineProblem, given: EnginePart[], r: number, b
     iterations,
     timeToBest,
     stopped,
+    greedy,
   };
+}
+
+// ---- rolls as a sequence of bands ----
+// Cut across first, a roll is a row of bands, each as wide as the roll and as long as the
+// part that opens it. Its length is the sum of the band lengths, so the roll is a bin
+// packing problem over bins of every possible band length, each worth its area: the
+// engine's sheet search then minimises the total length directly, freeing and re-packing a
+// few bands at a time. Each bin is cut like a band (its first cuts along the roll, one
+// stage less); the bins are then shortened to what they hold and joined in a row.
+
+/** Shares of a roll's budget given to the recursive strip fill and to the band search (the rest bisects below the shorter length). */
+const STRIP_SHARE = 0.6;
+const BAND_SHARE = 0.2;
+/** With few stages the recursive fill has little room: the band search keeps most of its share. */
+const STRIP_SHARE_STAGED = 0.1;
+const BAND_SHARE_STAGED = 0.45;
+
+interface BandedRoll {
+  sheet?: EngineSheet;
+  length?: number;
+  unplaced: number[];
+  iterations: number;
+  timeToBest: number;
+  stopped: boolean;
+  /** The engine's greedy start as one piece: its bands end to end, not yet shortened. */
+  greedy?: { length: number; placedArea: number };
+}
+
+function solveRollBands(
+  problem: GuillotineProblem,
+  parts: EnginePart[],
+  r: number,
+  extent: (p: EnginePart) => number,
+  budgetMs: number,
+  module: WebAssembly.Module,
+): BandedRoll | undefined {
+  const roll = problem.stock[r]!;
+  const k = problem.kerf;
+  const Y = roll.w - roll.trim.l1 - roll.trim.l2;
+  const lengths = new Set<number>();
+  for (const p of parts) {
+    if (p.q <= 0 || !Number.isFinite(extent(p))) continue;
+    const m = p.rotMask[roll.grain];
+    if (m & 1 && p.w <= Y) lengths.add(p.l);
+    if (m & 2 && p.l <= Y) lengths.add(p.w);
+  }
+  if (lengths.size === 0) return undefined;
+  const bands = [...lengths].sort((a, b) => b - a);
+  // The kerf after each band is a trim of its bin, so a bin's area counts it.
+  const stock = bands.map((len) => ({ l: len + k, w: roll.w, q: -1, cost: 0, trim: { l1: roll.trim.l1, l2: roll.trim.l2, w1: 0, w2: k }, grain: roll.grain }));
+  const all = bands.map((_, i) => i);
+  const sol = solveOnce(
+    {
+      ...problem,
+      stock,
+      parts: parts.map((p) => ({ ...p, stock: all })),
+      firstCut: 'x',
+      maxPhase: problem.maxPhase > 1 ? problem.maxPhase - 1 : 0,
+      headCuts: false,
+      stripBands: true,
+      budgetMs,
+    },
+    module,
+  );
+  const g = sol.stats.greedy;
+  const stats = {
+    iterations: sol.stats.iterations,
+    timeToBest: sol.stats.timeToBestMs,
+    stopped: sol.stats.stoppedByDeadline,
+    // Each bin is its band plus one kerf: the bands end to end, less the last kerf, plus the end trims.
+    ...(g && g.sheets > 0 ? { greedy: { length: g.stockArea / roll.w - k + roll.trim.w1 + roll.trim.w2, placedArea: g.placedArea } } : {}),
+  };
+  if (sol.sheets.length === 0) return { unplaced: sol.unplaced, ...stats };
+  // Fullest bands first: the roll then ends with its emptiest band.
+  const filled = sol.sheets.map((sh) => ({ root: sh.root, used: partsEnd(sh.root) - sh.root.x, area: partsArea(sh.root) }));
+  filled.sort((a, b) => b.area / b.used - a.area / a.used);
+  const x0 = roll.trim.w1;
+  let at = x0;
+  const children: EngineNode[] = [];
+  for (const b of filled) {
+    children.push(shiftClamp(b.root, at - b.root.x, at + b.used));
+    at += b.used + k;
+  }
+  const used = at - k - x0;
+  const root: EngineNode = { kind: 'cut', along: 'y', x: x0, y: roll.trim.l1, l: used, w: Y, children };
+  return { sheet: { stock: r, root, length: used + roll.trim.w1 + roll.trim.w2 }, length: used + roll.trim.w1 + roll.trim.w2, unplaced: sol.unplaced, ...stats };
+}
+
+// ---- rolls by recursive best fit (engine-as/guillotine/strip.ts) ----
+// Bands cut across the roll, each filled recursively with the part that fits the space best
+// and then the leftovers beside and above it, so a band combines different parts. Every
+// part with q > 0 fits the roll's width here (solveRoll leaves the others out).
+
+const STRIP_HEADER = 5;
+
+function solveRollStrip(problem: GuillotineProblem, parts: EnginePart[], r: number, budgetMs: number, module: WebAssembly.Module): BandedRoll | undefined {
+  const roll = problem.stock[r]!;
+  const Y = roll.w - roll.trim.l1 - roll.trim.l2;
+  const input: number[] = [Y, problem.kerf, problem.maxPhase, problem.seed, budgetMs, problem.effort ?? 1, parts.length];
+  let any = false;
+  for (const p of parts) {
+    const m = p.rotMask[roll.grain]!;
+    const mask = (m & 1 && p.w <= Y ? 1 : 0) | (m & 2 && p.l <= Y ? 2 : 0);
+    const q = mask ? Math.max(0, p.q) : 0;
+    any ||= q > 0;
+    input.push(p.l, p.w, q, mask);
+  }
+  if (!any) return undefined;
+  const startedAt = performance.now();
+  const { out } = runFlat<EngineExports>(module, 'strip packer', Float64Array.from(input), (engine) => engine.solveStrip());
+  if (out.length < STRIP_HEADER || out[0] !== 0) throw new Error(`kerf engine: strip input rejected (status ${out.length ? out[0] : 'none'})`);
+  const x0 = roll.trim.w1;
+  const y0 = roll.trim.l1;
+  let pos = STRIP_HEADER;
+  const readNode = (): EngineNode => {
+    const b = pos;
+    pos += NODE_STRIDE;
+    const x = out[b + 2]! + x0;
+    const y = out[b + 3]! + y0;
+    const l = out[b + 4]!;
+    const w = out[b + 5]!;
+    if (out[b] === KIND_CUT) {
+      const n = out[b + 7]!;
+      const children: EngineNode[] = [];
+      for (let i = 0; i < n; i++) children.push(readNode());
+      return { kind: 'cut', along: out[b + 1] === 1 ? 'y' : 'x', x, y, l, w, children };
+    }
+    return { kind: 'part', x, y, l, w, part: out[b + 6]!, rot: out[b + 1] === 1 ? 1 : 0 };
+  };
+  const tree = readNode();
+  const used = out[1]!;
+  const root: EngineNode = tree.kind === 'cut' && tree.along === 'y' ? tree : { kind: 'cut', along: 'y', x: x0, y: y0, l: used, w: Y, children: [tree] };
+  const trims = roll.trim.w1 + roll.trim.w2;
+  const placed = partsArea(root);
+  return {
+    sheet: { stock: r, root, length: used + trims },
+    length: used + trims,
+    unplaced: parts.map((p, i) => Math.max(0, p.q) - partsOf(root).filter((n) => n.part === i).length),
+    iterations: out[2]!,
+    timeToBest: performance.now() - startedAt,
+    stopped: false,
+    greedy: { length: out[3]! + trims, placedArea: placed },
+  };
+}
+
+/** Largest x any part of the tree reaches. */
+function partsEnd(n: EngineNode): number {
+  return n.kind === 'part' ? n.x + n.l : (n.children as EngineNode[]).reduce((m, c) => Math.max(m, partsEnd(c)), n.x);
+}
+
+function partsArea(n: EngineNode): number {
+  return n.kind === 'part' ? n.l * n.w : (n.children as EngineNode[]).reduce((s, c) => s + partsArea(c), 0);
+}
+
+function partsOf(n: EngineNode): Extract<EngineNode, { kind: 'part' }>[] {
+  return n.kind === 'part' ? [n] : (n.children as EngineNode[]).flatMap(partsOf);
+}
+
+/** The tree moved by dx along x, every node cut off at x = end (no part reaches past it). */
+function shiftClamp(n: EngineNode, dx: number, end: number): EngineNode {
+  const x = n.x + dx;
+  if (n.kind === 'part') return { ...n, x };
+  if (n.kind === 'free') return { ...n, x, l: Math.min(n.l, end - x), children: n.children.map((c) => ({ ...c, x: c.x + dx })) };
+  return { ...n, x, l: Math.min(n.l, end - x), children: n.children.map((c) => shiftClamp(c, dx, end)) };
+}
+
+// ---- free placement (cutType efficiency) ----
+// The free packer gets the first share of the budget; a guillotine layout, which is a valid
+// free layout too, gets the rest, and the better of the two is returned as free roots. So a
+// CNC job is never cut worse than the same job on a panel saw.
+
+/** Share of the budget given to the free packer. */
+const FREE_SHARE = 0.5;
+
+function solveFreeBest(problem: GuillotineProblem, module: WebAssembly.Module): EngineSolution {
+  const startedAt = performance.now();
+  const open = problem.stock.some((s) => s.open);
+  const freeProblem = { ...problem, budgetMs: problem.budgetMs * FREE_SHARE };
+  const free = open ? solveOpenLength(freeProblem, module) : solveOnce(freeProblem, module);
+  const left = Math.max(1, problem.budgetMs - (performance.now() - startedAt));
+  const secondAt = performance.now() - startedAt;
+  const cut = solveGuillotine({ ...problem, placement: 'guillotine', budgetMs: left }, module);
+  const useFree = compareSolutions(problem, free, cut) <= 0;
+  const best = useFree ? free : cut;
+  return {
+    sheets: best.sheets.map((sh) => ({ ...sh, root: asFree(sh.root) })),
+    unplaced: best.unplaced,
+    lowerBound: Math.max(free.lowerBound, cut.lowerBound),
+    ...(open ? { lengthBound: Math.max(free.lengthBound ?? 0, cut.lengthBound ?? 0) } : {}),
+    stats: {
+      iterations: free.stats.iterations + cut.stats.iterations,
+      elapsedMs: performance.now() - startedAt,
+      timeToBestMs: useFree ? free.stats.timeToBestMs : secondAt + cut.stats.timeToBestMs,
+      stoppedByDeadline: free.stats.stoppedByDeadline || cut.stats.stoppedByDeadline,
+      // The free packer's start: the result is at least as good as the free packer's own final layout.
+      ...(free.stats.greedy ? { greedy: free.stats.greedy } : {}),
+    },
+  };
+}
+
+/** Negative when a is better: more placed area, then less stock (roll length, sheet area), then cost. */
+function compareSolutions(problem: GuillotineProblem, a: EngineSolution, b: EngineSolution): number {
+  const measure = (sol: EngineSolution) => {
+    let placed = 0;
+    let stock = 0;
+    let cost = 0;
+    for (const sh of sol.sheets) {
+      const row = problem.stock[sh.stock]!;
+      placed += partsArea(sh.root);
+      stock += (sh.length ?? row.l) * row.w;
+      cost += row.cost;
+    }
+    return { placed, stock, cost };
+  };
+  const ma = measure(a);
+  const mb = measure(b);
+  const tol = 1e-9 * Math.max(1, ma.placed, mb.placed, ma.stock, mb.stock);
+  if (Math.abs(ma.placed - mb.placed) > tol) return mb.placed - ma.placed;
+  if (Math.abs(ma.stock - mb.stock) > tol) return ma.stock - mb.stock;
+  return ma.cost - mb.cost;
+}
+
+/** A layout as a free root over its usable region (a guillotine tree keeps only its parts). */
+function asFree(root: EngineNode): EngineNode {
+  if (root.kind === 'free') return root;
+  return { kind: 'free', x: root.x, y: root.y, l: root.l, w: root.w, children: partsOf(root) };
 }

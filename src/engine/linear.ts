@@ -13,7 +13,7 @@ const FORMAT_VERSION = 1;
 const HEADER_LEN = 8;
 const STOCK_STRIDE = 3;
 const PART_STRIDE = 2;
-const OUT_HEADER = 10;
+const OUT_HEADER = 13;
 
 
 export interface LinearStock {
@@ -63,7 +63,15 @@ export interface LinearSolution {
   lpValue: number | null;
   /** Branch-and-price dives run after the root LP. */
   dives: number;
-  stats: { iterations: number; elapsedMs: number; timeToBestMs: number; stoppedByDeadline: boolean };
+  stats: {
+    iterations: number; elapsedMs: number; timeToBestMs: number; stoppedByDeadline: boolean;
+    /** Engine time until the root LP bound was known, null when it was not reached. */
+    rootLpMs: number | null;
+    /** Knapsack pricing rounds of the column generation. */
+    pricings: number;
+    /** Simplex pivots of the root LP. */
+    rootPivots: number;
+  };
 }
 
 interface LinearExports {
@@ -134,6 +142,9 @@ function decodeLinear(out: Float64Array, startedAt: number, calledAt: number): L
       elapsedMs: performance.now() - startedAt,
       timeToBestMs: out[5]! + (calledAt - startedAt),
       stoppedByDeadline: out[6] === 1,
+      rootLpMs: out[10]! >= 0 ? out[10]! : null,
+      pricings: out[11]!,
+      rootPivots: out[12]!,
     },
   };
 }

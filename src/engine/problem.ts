@@ -114,6 +114,8 @@ export function toGuillotineProblem(request: CalcRequest, budgetMs: number): Map
       // Beam saws rip along the length first and cut identical sheets together as books.
       firstCut: saw.cutType === 'beam' || saw.cutPreference === 'l' ? 'x' : 'y',
       ...(saw.cutType === 'beam' ? { repeatPatterns: true } : {}),
+      // CNC routers place parts freely (see the free packer, engine-as/free).
+      ...(saw.cutType === 'efficiency' ? { placement: 'free' as const } : {}),
       maxPhase: saw.cutType === 'efficiency' ? 0 : saw.guillotineOptions.maxPhase,
       headCuts: saw.guillotineOptions.headCuts,
       stockSelection: saw.options.stockSelection,

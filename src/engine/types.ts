@@ -66,6 +66,18 @@ export interface GuillotineProblem {
    * distinct patterns to set up, and books on a beam saw.
    */
   repeatPatterns?: boolean;
+  /**
+   * Internal (set by the facade for rolls; optional, default false): the stock rows are the
+   * possible bands of one strip, one per band length, and the engine tries each new band at
+   * the lengths of its next openers. The facade joins the bands into the roll.
+   */
+  stripBands?: boolean;
+  /**
+   * 'guillotine' (default): edge-to-edge cuts in stages. 'free': parts placed anywhere at
+   * least one kerf apart (CNC routers, cutType efficiency); firstCut, maxPhase and headCuts
+   * then do not apply, and the facade keeps the better of a free and a guillotine layout.
+   */
+  placement?: 'guillotine' | 'free';
 }
 
 /**
@@ -77,7 +89,21 @@ export interface GuillotineProblem {
  */
 export type EngineNode =
   | { kind: 'cut'; along: Axis; x: number; y: number; l: number; w: number; children: EngineNode[] }
-  | { kind: 'part'; x: number; y: number; l: number; w: number; part: number; rot: 0 | 1 };
+  | { kind: 'part'; x: number; y: number; l: number; w: number; part: number; rot: 0 | 1 }
+  | EngineFreeRoot;
+
+/**
+ * Root of a free (non-guillotine) layout, `placement: 'free'` only: the usable region and
+ * its parts, placed anywhere inside it at least one kerf apart. No cut tree.
+ */
+export interface EngineFreeRoot {
+  kind: 'free';
+  x: number;
+  y: number;
+  l: number;
+  w: number;
+  children: Extract<EngineNode, { kind: 'part' }>[];
+}
 
 export interface EngineSheet {
   stock: number;
@@ -95,5 +121,18 @@ export interface EngineSolution {
   lowerBound: number;
   /** Open-length stock only: kerf-inflated area bound on the used length (trims excluded). */
   lengthBound?: number;
-  stats: { iterations: number; elapsedMs: number; timeToBestMs: number; stoppedByDeadline: boolean };
+  stats: { iterations: number; elapsedMs: number; timeToBestMs: number; stoppedByDeadline: boolean; greedy?: GreedyStart };
+}
+
+/**
+ * The objective of the greedy start, the first complete layout before any search: the search
+ * only keeps changes that place no less part area and, at equal area, use no more stock.
+ */
+export interface GreedyStart {
+  /** Sheets (roll pieces) used. */
+  sheets: number;
+  /** Their stock area (a roll piece: its length times the roll width). */
+  stockArea: number;
+  /** Part area placed. */
+  placedArea: number;
 }

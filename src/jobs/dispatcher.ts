@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import type { Logger } from 'pino';
 import type { AccountStore } from '../accounts/accounts.js';
-import type { Metering } from '../accounts/metering.js';
+import type { UsageMeter } from '../accounts/metering.js';
 import type { Metrics } from '../metrics.js';
 import { BudgetExceeded, type EnginePool } from '../pool/pool.js';
 import type { NewDelivery, WebhookEvent } from '../webhooks/outbox.js';
@@ -29,7 +29,7 @@ export class Dispatcher {
   constructor(
     private readonly store: JobStore,
     private readonly pool: EnginePool,
-    private readonly metering: Metering,
+    private readonly metering: UsageMeter,
     private readonly accounts: AccountStore,
     private readonly metrics: Metrics,
     private readonly log: Logger,
@@ -52,7 +52,8 @@ export class Dispatcher {
       while (this.pool.free > 0 && !this.stopping) {
         const job = await this.store.claim(this.options.owner);
         if (!job) break;
-        const execution = this.execute(job).finally(() => {
+        // A store write can fail (Redis unreachable); the job is then re-run once its claim lapses.
+        const execution = this.execute(job).catch((error) => this.log.error({ err: error, jobId: job.id }, 'job bookkeeping failed')).finally(() => {
           this.running.delete(execution);
           void this.kick();
         });
@@ -69,6 +70,13 @@ export class Dispatcher {
   private async execute(job: ClaimedJob): Promise<void> {
     const log = this.log.child({ jobId: job.id, attempt: job.attempt });
     const started = Date.now();
+    if (job.attempt > this.options.maxAttempts) {
+      // Each earlier attempt died with its whole process (recovered on restart or by another node): stop here.
+      const message = `the calculation failed after ${job.attempt - 1} attempts`;
+      log.error('job failed: its process died on every attempt');
+      if (await this.store.fail(job.id, job.attempt, message, 0, this.delivery(job, 'job.failed', failedBody(message)))) this.options.onDelivery?.();
+      return;
+    }
     try {
       const outcome = await this.pool.run({
         kind: 'calculate',
@@ -83,7 +91,7 @@ export class Dispatcher {
         : await this.store.fail(job.id, job.attempt, outcome.message, outcome.computeMs, this.delivery(job, 'job.failed', failedBody(outcome.message)));
       if (written) {
         this.options.onDelivery?.();
-        this.metering.addCompute(job.accountId, outcome.computeMs);
+        await this.metering.addCompute(job.accountId, outcome.computeMs);
         this.metrics.jobDuration.labels(outcome.ok ? 'done' : 'failed').observe(outcome.computeMs / 1000);
         log.info({ ms: Math.round(outcome.computeMs), outcome: outcome.ok ? 'done' : 'failed' }, 'job finished');
       }
@@ -94,7 +102,7 @@ export class Dispatcher {
         log.error({ err: error }, 'job failed');
         if (await this.store.fail(job.id, job.attempt, message, elapsed, this.delivery(job, 'job.failed', failedBody(message)))) {
           this.options.onDelivery?.();
-          this.metering.addCompute(job.accountId, elapsed);
+          await this.metering.addCompute(job.accountId, elapsed);
           this.metrics.jobDuration.labels('failed').observe(elapsed / 1000);
         }
       } else {
@@ -107,7 +115,8 @@ export class Dispatcher {
 
   /** The webhook delivery announcing a finished job: the request's URL wins over the account default. */
   private delivery(job: ClaimedJob, event: WebhookEvent, body: string): NewDelivery | undefined {
-    const url = job.webhook ?? this.accounts.get(job.accountId)?.webhookUrl ?? null;
+    const accountDefault = job.accountWebhook !== undefined ? job.accountWebhook : this.accounts.get(job.accountId)?.webhookUrl;
+    const url = job.webhook ?? accountDefault ?? null;
     if (!url) return undefined;
     return { id: crypto.randomUUID(), accountId: job.accountId, jobId: job.id, event, url, accountDefault: job.webhook === null, body };
   }

@@ -11,6 +11,11 @@ export interface NewJob {
   /** The canonical request as JSON. */
   request: string;
   webhook?: string;
+  /**
+   * The account's default webhook URL at submit time. A store whose workers may run on machines
+   * without the account database (Redis) keeps it with the job; the embedded store ignores it.
+   */
+  accountWebhook?: string | null;
 }
 
 /** A job as a reader sees it; state already accounts for retention (a finished job past it is expired). */
@@ -35,6 +40,8 @@ export interface ClaimedJob {
   webhook: string | null;
   /** 1 for the first run; a re-run after a crash gets the next number. Writes name it so only one lands. */
   attempt: number;
+  /** The account's default webhook URL as submitted, when the store carries it (else read from the accounts). */
+  accountWebhook?: string | null;
 }
 
 export interface JobStore {

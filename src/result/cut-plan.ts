@@ -44,6 +44,7 @@ export function planSheet(stock: EngineStock, root: EngineNode, kerf: number, fi
   const usable = { x: stock.trim.w1, y: stock.trim.l1, l: stock.l - stock.trim.w1 - stock.trim.w2, w: stock.w - stock.trim.l1 - stock.trim.l2 };
   // A lone part is a one-band region: its first cut frees it across, a second trims it to size.
   // A root across the first-cut direction is a head cut: it comes before stage 1 (phase 0).
+  if (root.kind === 'free') throw new Error('engine tree: a free layout has no cut plan (see free-plan.ts)');
   const head = root.kind === 'cut' && root.along !== firstCut;
   planRegion(root.kind === 'cut' ? root : { kind: 'cut', along: firstCut, ...usable, children: [root] }, kerf, head ? -1 : 0, plan);
   return plan;
@@ -99,7 +100,7 @@ function planRegion(node: Extract<EngineNode, { kind: 'cut' }>, kerf: number, pa
   }
   node.children.forEach((child, i) => {
     if (child.kind === 'cut') planRegion(child, kerf, phase, plan);
-    else planPart(child, bands[i], node.along, kerf, phase, plan);
+    else if (child.kind === 'part') planPart(child, bands[i], node.along, kerf, phase, plan);
   });
 }
 

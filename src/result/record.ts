@@ -6,6 +6,7 @@ import type { EngineSolution } from '../engine/types.js';
 import type { CalcRequest } from '../schema/request.js';
 import type { ResultCut, ResultOffcut, ResultRecord, ResultStock, UnusablePart } from '../schema/result.js';
 import { planSheet, type CutPlan } from './cut-plan.js';
+import { planFree } from './free-plan.js';
 import { listParts, machiningCounts, type Placement } from './parts.js';
 
 interface Pattern {
@@ -26,7 +27,7 @@ function signature(stock: number, plan: CutPlan, mode: string): string {
 }
 
 /** Folds identical sheets into patterns, in the order the engine produced them. */
-function foldPatterns(request: CalcRequest, mapped: MappedProblem, solution: EngineSolution): Pattern[] {
+function foldPatterns(request: CalcRequest, mapped: MappedProblem, solution: EngineSolution, minOffcut: number): Pattern[] {
   const { problem } = mapped;
   const mode = request.saw.options.stackingMode;
   const patterns: Pattern[] = [];
@@ -35,9 +36,10 @@ function foldPatterns(request: CalcRequest, mapped: MappedProblem, solution: Eng
   for (const sheet of solution.sheets) {
     const engineStock = problem.stock[sheet.stock];
     // A roll is planned as a sheet of the length it used; its first cuts run across it.
-    const plan = sheet.length === undefined
-      ? planSheet(engineStock, sheet.root, problem.kerf, problem.firstCut)
-      : planSheet({ ...engineStock, l: sheet.length }, sheet.root, problem.kerf, 'y');
+    const cutStockRow = sheet.length === undefined ? engineStock : { ...engineStock, l: sheet.length };
+    const plan = sheet.root.kind === 'free'
+      ? planFree(cutStockRow, sheet.root, problem.kerf, minOffcut)
+      : planSheet(cutStockRow, sheet.root, problem.kerf, sheet.length === undefined ? problem.firstCut : 'y');
     const key = `${sheet.length ?? ''}|${signature(sheet.stock, plan, mode)}`;
     const existing = mode === 'none' ? undefined : bySignature.get(key);
     if (existing) {
@@ -69,9 +71,9 @@ export interface BuildOptions {
 
 export function buildRecord(request: CalcRequest, mapped: MappedProblem, solution: EngineSolution, options: BuildOptions): ResultRecord {
   const { saw } = request;
-  const patterns = foldPatterns(request, mapped, solution);
-  const books = (stack: number) => (saw.cutType === 'beam' ? Math.ceil(stack / saw.stackHeight) : stack);
   const minOffcut = saw.options.minOffcut ?? options.minOffcut;
+  const patterns = foldPatterns(request, mapped, solution, minOffcut);
+  const books = (stack: number) => (saw.cutType === 'beam' ? Math.ceil(stack / saw.stackHeight) : stack);
 
   const stock: ResultStock[] = [];
   const cuts: ResultCut[] = [];

@@ -3,6 +3,7 @@
 // `normalizeRequest` turns it into the one canonical form the rest of the service uses.
 import { z } from 'zod';
 import { nonNegativeInt, nonNegativeNumber, positiveInt, positiveNumber } from './numbers.js';
+import { shapeIssues } from '../engine/nesting-shapes.js';
 
 export const LIMITS = { partInstances: 20_000, stockRows: 1_000, bodyBytes: 8 * 1024 * 1024 } as const;
 
@@ -34,6 +35,15 @@ const guillotineOptions = z.object({
   headCuts: z.boolean().default(false),
 });
 
+const nestingOptions = z.object({
+  freeRotation: z.boolean().default(false)
+    .describe('kerf addition (cutType nesting): turn parts by any multiple of rotationStep instead of right angles only; grain- or orientation-locked parts still turn by 180 degrees only.'),
+  rotationStep: positiveNumber.pipe(z.number().max(90, 'must be at most 90')).default(15)
+    .describe('kerf addition (cutType nesting): angle step in degrees tried with freeRotation.'),
+  mirror: z.boolean().default(false)
+    .describe('kerf addition (cutType nesting): parts may also be placed mirrored (flipped over); the result says so in mirrored.'),
+}).describe('kerf addition: true-shape nesting settings.');
+
 const sawOptions = z.object({
   stockSelection: side(['efficiency', 'smallest']).default('efficiency'),
   minSpacing: nonNegativeNumber.default(0),
@@ -51,6 +61,7 @@ const saw = z.object({
   bladeWidth: nonNegativeNumber.default(0).describe('Kerf: the width a cut removes.'),
   stackHeight: positiveInt.default(100),
   guillotineOptions: guillotineOptions.optional(),
+  nestingOptions: nestingOptions.optional(),
   efficiencyOptions: z.object({ primaryCompression: side(['l', 'w']).optional() }).optional(),
   options: sawOptions.optional(),
 });
@@ -150,6 +161,7 @@ export interface CalcRequest {
     bladeWidth: number;
     stackHeight: number;
     guillotineOptions: { strategy: 'efficiency' | 'time'; maxPhase: number; headCuts: boolean };
+    nestingOptions?: { freeRotation: boolean; rotationStep: number; mirror: boolean };
     options: { stockSelection: 'efficiency' | 'smallest'; minSpacing: number; stackingMode: string; minOffcut?: number; seed: number };
   };
   stock: CalcStock[];
@@ -165,7 +177,7 @@ export interface RequestIssue {
 
 const CUT_TYPES: Record<StockType, CutType[]> = {
   sheet: ['guillotine', 'efficiency', 'beam', 'nesting'],
-  roll: ['guillotine', 'efficiency'],
+  roll: ['guillotine', 'efficiency', 'nesting'],
   linear: [],
 };
 
@@ -237,6 +249,9 @@ export function normalizeRequest(input: Parsed): { request: CalcRequest } | { is
     holes: item.holes,
   }));
 
+  // Shapes matter only when nested; otherwise parts are squared to l x w.
+  if (cutType === 'nesting') issues.push(...shapeIssues(input.parts));
+
   if (issues.length) return { issues };
   const g = s.guillotineOptions ?? guillotineOptions.parse({});
   const o = s.options ?? sawOptions.parse({});
@@ -249,6 +264,7 @@ export function normalizeRequest(input: Parsed): { request: CalcRequest } | { is
         bladeWidth: s.bladeWidth,
         stackHeight: s.stackHeight,
         guillotineOptions: g,
+        ...(cutType === 'nesting' ? { nestingOptions: s.nestingOptions ?? nestingOptions.parse({}) } : {}),
         options: o,
       },
       stock,

@@ -54,6 +54,12 @@ export const resultPart = z.object({
   extras: z.unknown().optional(),
   customData: z.unknown().optional(),
   machining: z.unknown().optional(),
+  rotation: z.number().optional().describe('kerf addition (cutType nesting): turn in degrees, counter-clockwise, after the mirror image when mirrored. x and y are then where the bounding box of the turned l x w frame starts.'),
+  mirrored: z.boolean().optional().describe('kerf addition (cutType nesting): placed as its mirror image (x -> -x in the part frame, before turning).'),
+  placedOutline: z.array(z.object({ x: z.number(), y: z.number() })).optional()
+    .describe('kerf addition (cutType nesting): the part\'s outline in stock coordinates as placed (its l x w rectangle when it has no outline).'),
+  placedHoles: z.array(z.array(z.object({ x: z.number(), y: z.number() }))).optional()
+    .describe('kerf addition (cutType nesting): the part\'s holes in stock coordinates as placed; other parts may sit inside them.'),
 });
 
 export const resultCut = z.object({
@@ -135,6 +141,10 @@ export const resultMetadata = z.object({
     elapsedMs: z.number(),
     timeToBestMs: z.number(),
     stoppedByDeadline: z.boolean(),
+    greedy: z
+      .object({ sheets: z.number(), stockArea: z.number(), placedArea: z.number() })
+      .optional()
+      .describe('kerf addition (sheet and roll stock): the greedy start, the first complete layout before the search: its sheets (roll pieces), their stock area (roll: length used x width) and the part area placed. The result never places less part area, and at equal part area never uses more stock area.'),
   }),
 });
 

@@ -5,9 +5,10 @@ import type { Logger } from 'pino';
 import { request as httpRequest, type Dispatcher as UndiciDispatcher } from 'undici';
 import { signingSecrets, type AccountStore } from '../accounts/accounts.js';
 import type { Clock } from '../clock.js';
-import { EndpointHealth } from './health.js';
+import type { EndpointHealth } from './health.js';
 import type { Mailer } from './mailer.js';
-import type { Delivery, Outbox } from './outbox.js';
+import type { Delivery } from './outbox.js';
+import type { OutboxStore } from './outbox-store.js';
 import { classify, nextAttemptAt, parseRetryAfter } from './policy.js';
 import { signatureHeader } from './signing.js';
 import { BlockedAddress, checkUrl, guardedAgent, type AddressPolicy } from './ssrf.js';
@@ -37,7 +38,7 @@ export class Deliverer {
   private readonly maxBytes: number;
 
   constructor(
-    private readonly outbox: Outbox,
+    private readonly outbox: OutboxStore,
     private readonly accounts: AccountStore,
     private readonly health: EndpointHealth,
     private readonly mailer: Mailer,
@@ -57,7 +58,10 @@ export class Deliverer {
 
   /** Sends every delivery due now (up to the concurrency), and waits for them. */
   tick(): Promise<void> {
-    this.ticking ??= this.sendDue().finally(() => (this.ticking = undefined));
+    // A shared outbox can be briefly unreachable (Redis restarting): log it, try next tick.
+    this.ticking ??= this.sendDue()
+      .catch((error) => this.log.error({ err: error }, 'could not read due deliveries'))
+      .finally(() => (this.ticking = undefined));
     return this.ticking;
   }
 
@@ -67,8 +71,7 @@ export class Deliverer {
     // wait for the next tick rather than spin here.
     const tried = new Set<string>();
     for (;;) {
-      const due = this.outbox.due(this.clock.now(), limit + this.inFlight.size + tried.size)
-        .filter((d) => !this.inFlight.has(d.id) && !tried.has(d.id)).slice(0, limit);
+      const due = await this.outbox.takeDue(this.clock.now(), limit, new Set([...this.inFlight, ...tried]));
       if (due.length === 0) return;
       for (const d of due) tried.add(d.id);
       await Promise.all(due.map((d) => this.deliver(d)));
@@ -79,26 +82,26 @@ export class Deliverer {
     this.inFlight.add(delivery.id);
     try {
       const account = this.accounts.get(delivery.accountId);
-      if (!account) return this.outbox.update(delivery.id, 'failed', delivery.attempts, delivery.nextAttemptAt, null, 'account removed', this.clock.now());
-      if (delivery.accountDefault && this.health.state(account.id).disabledAt !== null) {
+      if (!account) return await this.outbox.update(delivery.id, 'failed', delivery.attempts, delivery.nextAttemptAt, null, 'account removed', this.clock.now());
+      if (delivery.accountDefault && (await this.health.state(account.id)).disabledAt !== null) {
         this.log.info({ deliveryId: delivery.id }, 'endpoint disabled: delivery skipped');
-        return this.outbox.update(delivery.id, 'skipped', delivery.attempts, delivery.nextAttemptAt, null, 'endpoint disabled', this.clock.now());
+        return await this.outbox.update(delivery.id, 'skipped', delivery.attempts, delivery.nextAttemptAt, null, 'endpoint disabled', this.clock.now());
       }
       const attempt = delivery.attempts + 1;
       const started = this.clock.now();
       const outcome = await this.send(delivery, attempt, signingSecrets(account, started));
       const now = this.clock.now();
-      this.outbox.recordAttempt(delivery.id, { attempt, at: started, status: outcome.status ?? null, error: outcome.error ?? null, durationMs: now - started });
+      await this.outbox.recordAttempt(delivery.id, { attempt, at: started, status: outcome.status ?? null, error: outcome.error ?? null, durationMs: now - started });
       const verdict = outcome.error?.startsWith('refused:') ? 'final' : classify(outcome.status);
       const status = outcome.status ?? null;
       if (verdict === 'delivered') {
-        this.outbox.update(delivery.id, 'delivered', attempt, now, status, null, now);
-        if (delivery.accountDefault) this.health.succeeded(account.id);
+        await this.outbox.update(delivery.id, 'delivered', attempt, now, status, null, now);
+        if (delivery.accountDefault) await this.health.succeeded(account.id);
         return;
       }
       const next = verdict === 'retry' ? nextAttemptAt(attempt, delivery.createdAt, now, outcome.retryAfterMs) : undefined;
-      if (next === undefined) this.outbox.update(delivery.id, 'failed', attempt, now, status, outcome.error ?? `HTTP ${status}`, now);
-      else this.outbox.update(delivery.id, 'pending', attempt, next, status, outcome.error ?? `HTTP ${status}`, now);
+      if (next === undefined) await this.outbox.update(delivery.id, 'failed', attempt, now, status, outcome.error ?? `HTTP ${status}`, now);
+      else await this.outbox.update(delivery.id, 'pending', attempt, next, status, outcome.error ?? `HTTP ${status}`, now);
       if (delivery.accountDefault) await this.recordFailure(account.id, account.email, delivery.url, now);
     } catch (error) {
       this.log.error({ err: error, deliveryId: delivery.id }, 'delivery bookkeeping failed');
@@ -157,7 +160,7 @@ export class Deliverer {
   }
 
   private async recordFailure(accountId: number, email: string, url: string, now: number): Promise<void> {
-    for (const event of this.health.failed(accountId, now)) {
+    for (const event of await this.health.failed(accountId, now)) {
       const days = (ms: number) => Math.round(ms / 86_400_000);
       const mail = event === 'warn'
         ? {

@@ -1,7 +1,7 @@
 // Endpoint health of an account's default webhook URL (decisions.md section 4): the failure
 // clock starts at the first failed delivery after a success; a warning e-mail goes out once it
 // passes `warnAfterMs`, the endpoint is disabled at `disableAfterMs`; a success resets it; only
-// the owner re-enables it.
+// the owner re-enables it. Kept in the embedded database here, in Redis by redis-health.ts.
 import type { Db } from '../db/sqlite.js';
 
 export interface HealthThresholds {
@@ -17,7 +17,18 @@ export interface EndpointHealthState {
 
 export type HealthEvent = 'warn' | 'disable';
 
-export class EndpointHealth {
+type MaybePromise<T> = T | Promise<T>;
+
+export interface EndpointHealth {
+  readonly thresholds: HealthThresholds;
+  state(accountId: number): MaybePromise<EndpointHealthState>;
+  succeeded(accountId: number): MaybePromise<void>;
+  /** Records a failed delivery and returns the thresholds it crossed, the warning always first. */
+  failed(accountId: number, now: number): MaybePromise<HealthEvent[]>;
+  reenable(accountId: number): MaybePromise<void>;
+}
+
+export class SqliteEndpointHealth implements EndpointHealth {
   private readonly s;
 
   constructor(db: Db, readonly thresholds: HealthThresholds) {
@@ -60,3 +71,6 @@ export class EndpointHealth {
     this.s.enable.run(accountId);
   }
 }
+
+/** The embedded variant under the name tests construct it by. */
+export const EndpointHealth = SqliteEndpointHealth;

@@ -1,6 +1,7 @@
 // The webhook outbox: one durable row per delivery, written in the same transaction as the job's
 // result, so a restart loses nothing; the delivery loop reads what is due from here.
 import type { Db } from '../db/sqlite.js';
+import type { OutboxStore } from './outbox-store.js';
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'skipped';
 export type WebhookEvent = 'job.completed' | 'job.failed';
@@ -45,7 +46,7 @@ const toDelivery = (r: Row): Delivery => ({
   lastError: r.last_error, createdAt: r.created_at,
 });
 
-export class Outbox {
+export class Outbox implements OutboxStore {
   private readonly s;
 
   constructor(db: Db) {
@@ -69,6 +70,11 @@ export class Outbox {
 
   due(now: number, limit: number): Delivery[] {
     return (this.s.due.all(now, limit) as Row[]).map(toDelivery);
+  }
+
+  /** The deliverer's view of due(): this process is the only sender, so nothing needs a lease. */
+  takeDue(now: number, limit: number, skip: ReadonlySet<string>): Delivery[] {
+    return this.due(now, limit + skip.size).filter((d) => !skip.has(d.id)).slice(0, limit);
   }
 
   get(id: string): Delivery | undefined {

@@ -117,6 +117,27 @@ describe('limits and metering', () => {
 });
 
 describe('operations', () => {
+  it('names every answer with a request id and counts answers by route and status', async () => {
+    const count = async (route: string, status: number) => {
+      const text = (await call(`${server.url}/metrics`)).text;
+      const line = text.split('\n').find((l) => l.startsWith(`kerf_http_requests_total{route="${route}",status="${status}"}`));
+      return line ? Number(line.split(' ').pop()) : 0;
+    };
+    const readyBefore = await count('/v3/result/ready', 404);
+    const unmatchedBefore = await count('unmatched', 404);
+    for (let i = 0; i < 3; i++) {
+      const missing = await call(`${server.url}/v3/result/ready?id=987654`, { key: DEV_KEY });
+      expect(missing.status).toBe(404);
+      expect(missing.headers.get('x-request-id')).toMatch(/^[0-9a-f]{12}-[0-9a-z]+$/);
+    }
+    const nowhere = await call(`${server.url}/v3/nowhere`, { headers: { 'x-request-id': 'caller-chosen-id' } });
+    expect(nowhere.status).toBe(404);
+    expect(nowhere.headers.get('x-request-id')).toBe('caller-chosen-id');
+    expect(nowhere.json.error).toMatch(/No route GET \/v3\/nowhere/);
+    expect(await count('/v3/result/ready', 404)).toBe(readyBefore + 3);
+    expect(await count('unmatched', 404)).toBe(unmatchedBefore + 1);
+  });
+
   it('serves metrics, the OpenAPI document and the docs page', async () => {
     const metrics = await call(`${server.url}/metrics`);
     expect(metrics.status).toBe(200);

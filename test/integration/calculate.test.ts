@@ -140,10 +140,39 @@ describe('calculate, poll, fetch', () => {
     expect(result.json).toMatchObject({ version: '3', error: expect.stringContaining('999999') });
   });
 
-  it('fails a job it cannot compute yet with the job.failed body', async () => {
+  it('serves cutType nesting: rectangles without outline are nested as rectangles', async () => {
     const jobId = await submit(server.url, DEV_KEY, { saw: { cutType: 'nesting' }, stock: [{ l: 2000, w: 1000 }], parts: [{ l: 300, w: 200, q: 3 }] });
     const reply = await waitForResult(server.url, DEV_KEY, jobId);
-    expect(reply.status).toBe(422);
-    expect(reply.json).toEqual({ statusCode: 422, message: 'cutType nesting is not available yet', version: '3' });
+    expect(reply.status).toBe(200);
+    expect(reply.json.parts.every((p: any) => p.added && p.placedOutline.length === 4 && [0, 90, 180, 270].includes(p.rotation))).toBe(true);
+    expect(reply.json.metadata.totalUsedStock).toBe(1);
+  });
+});
+
+describe('cutType efficiency (CNC routers, free placement)', () => {
+  it('returns a free layout without saw cuts, parts a tool width apart, no worse than the saw', async () => {
+    const request = {
+      ...cabinet,
+      saw: { ...cabinet.saw, cutType: 'efficiency', bladeWidth: 0, options: { minSpacing: 12 } },
+    };
+    const result = await solve(request); // the validator checks the 12 mm spacing and the offcuts
+    expect(result.parts.every((p: any) => p.added)).toBe(true);
+    expect(result.cuts).toEqual([]);
+    expect(result.metadata.totalCuts).toBe(0);
+    expect(result.stock.filter((s: any) => s.used).every((s: any) => s.analysis.numberOfCuts === 0)).toBe(true);
+    expect(result.offcuts.length).toBeGreaterThan(0);
+    const saw = await solve({ ...request, saw: { ...request.saw, cutType: 'guillotine', bladeWidth: 12 } });
+    expect(result.metadata.totalUsedStock).toBeLessThanOrEqual(saw.metadata.totalUsedStock);
+    expect(result.metadata.totalUsedStock).toBeGreaterThanOrEqual(result.metadata.lowerBound);
+  });
+});
+
+describe('guillotine strategy time', () => {
+  it('makes fewer cuts than strategy efficiency, on no more sheets', async () => {
+    const withStrategy = (strategy: string) => ({ ...cabinet, saw: { ...cabinet.saw, guillotineOptions: { strategy } } });
+    const efficient = await solve(withStrategy('efficiency'));
+    const quick = await solve(withStrategy('time'));
+    expect(quick.metadata.totalUsedStock).toBeLessThanOrEqual(efficient.metadata.totalUsedStock);
+    expect(quick.metadata.totalCuts).toBeLessThan(efficient.metadata.totalCuts);
   });
 });

@@ -36,6 +36,18 @@ describe('linear stock', () => {
     expect(result.cuts.every((c: any) => c.dimension === 'w' && c.x1 === c.x2)).toBe(true);
   });
 
+  it('proves an optimum that needs the LP bound, for long bars and fractional lengths', async () => {
+    // Twenty pieces just over a third of a 12 m bar: two per bar, so 10 bars; the continuous
+    // bound says 7, so metadata.optimal rests on the Gilmore-Gomory bound.
+    const parts = Array.from({ length: 20 }, (_, k) => ({ l: 4080.5 + 7.25 * k, w: 80, q: 1, name: `rafter ${k}` }));
+    const request = { saw: { stockType: 'linear', bladeWidth: 2.5 }, stock: [{ l: 12010, w: 80, trim: { l1: 5, l2: 5 } }], parts };
+    const result = await solve(request);
+    expect(result.unusableParts).toEqual([]);
+    expect(result.metadata.totalUsedStock).toBe(10);
+    expect(result.metadata.lowerBound).toBe(10);
+    expect(result.metadata.optimal).toBe(true);
+  });
+
   it('chooses the cheapest mix of bar lengths when costs are given', async () => {
     const request = {
       saw: { stockType: 'linear', bladeWidth: 3 },

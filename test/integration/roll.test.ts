@@ -54,6 +54,8 @@ describe('roll stock', () => {
       expect(used).toHaveLength(1);
       expect(used[0].l).toBeLessThan(30000);
       expect(result.metadata.totalRollLength).toBe(used[0].l);
+      // A router needs no saw cuts: the free layout lists none.
+      if (cutType === 'efficiency') expect(result.cuts).toEqual([]);
     }
   });
 });

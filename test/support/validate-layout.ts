@@ -1,5 +1,7 @@
 /**
- * Independent validator for guillotine sheet layouts returned by kerf.
+ * Independent validator for the sheet and roll layouts returned by kerf: guillotine layouts
+ * (every cut replayed in order), and free layouts of cutType efficiency (CNC routers: parts
+ * anywhere at least one kerf apart, no cut list, offcuts clear of the parts).
  *
  * It deliberately imports nothing from src/: every rule is re-derived from the
  * request exactly as a client sent it, so a bug in the service cannot hide by
@@ -23,6 +25,9 @@ interface PartRow { l: number; w: number; t?: number; q: number; material: strin
 interface Req {
   /** Roll stock: fixed width, the entry's l is the length taken from the roll. */
   roll: boolean;
+  /** cutType efficiency: free placement, no guillotine cuts. */
+  free: boolean;
+  /** Gap between parts: the blade; for free layouts the larger of blade and minSpacing. */
   blade: number;
   firstDir: Dir;
   maxPhase: number;
@@ -100,7 +105,10 @@ function readRequest(request: unknown): Req {
   });
   return {
     roll: saw.stockType === 'roll',
-    blade: optNum(saw.bladeWidth) ?? 0,
+    free: saw.cutType === 'efficiency',
+    blade: saw.cutType === 'efficiency'
+      ? Math.max(optNum(saw.bladeWidth) ?? 0, optNum(obj(saw.options).minSpacing) ?? 0)
+      : optNum(saw.bladeWidth) ?? 0,
     // A roll is always cut across first.
     firstDir: saw.cutPreference === 'w' || saw.stockType === 'roll' ? 'w' : 'l',
     maxPhase: optNum(g.maxPhase) ?? 0,
@@ -430,6 +438,29 @@ function simulateCuts(req: Req, sheet: Sheet, v: string[]): void {
   }
 }
 
+// ---------------------------------------------------------------- free layouts
+
+/** A free layout has no saw cuts; its offcuts lie in the usable area, a kerf clear of every part and of each other. */
+function checkFreeSheet(req: Req, sheet: Sheet, v: string[]): void {
+  if (sheet.cuts.length > 0) v.push(`stock ${sheet.id}: a free (efficiency) layout lists ${sheet.cuts.length} cut(s), expected none`);
+  const usable = usableRect(sheet.row);
+  const parts = [...sheet.placements.values()];
+  const seen: Rect[] = [];
+  for (const o of sheet.offcuts) {
+    const [x, y, l, w] = [o.x, o.y, o.l, o.w].map(Number);
+    const r = { x0: x, y0: y, x1: x + l, y1: y + w };
+    const name = `offcut ${str(o.id)} at ${showRect(r)} on stock ${sheet.id}`;
+    if (!(l > 0 && w > 0)) v.push(`${name}: empty`);
+    if (r.x0 < usable.x0 - TOL || r.y0 < usable.y0 - TOL || r.x1 > usable.x1 + TOL || r.y1 > usable.y1 + TOL) v.push(`${name} lies outside the usable area ${showRect(usable)}`);
+    for (const p of parts) {
+      const gap = Math.max(p.rect.x0 - r.x1, r.x0 - p.rect.x1, p.rect.y0 - r.y1, r.y0 - p.rect.y1);
+      if (gap < req.blade - TOL) v.push(`${name} is within the kerf of part ${p.ids[0]} (gap ${fmt(gap)})`);
+    }
+    for (const q of seen) if (overlaps(q, r)) v.push(`${name} overlaps offcut ${showRect(q)}`);
+    seen.push(r);
+  }
+}
+
 // ---------------------------------------------------------------- unplaced parts
 
 /** Row index of an unusableParts / unplacedParts entry: partIndex, or the id prefix. */
@@ -491,7 +522,8 @@ export function validateLayout(request: unknown, result: unknown): string[] {
     stockArea += sheet.row.l * sheet.row.w * sheet.stack;
     totalCuts += sheet.cuts.length * sheet.stack;
     checkPlacements(req, sheet, v);
-    simulateCuts(req, sheet, v);
+    if (req.free) checkFreeSheet(req, sheet, v);
+    else simulateCuts(req, sheet, v);
   }
 
   for (const [row, n] of usedPerRow) {

@@ -479,6 +479,19 @@ describe('guillotine engine: head cuts', () => {
     expect(root.kind === 'cut' && root.along).toBe('y');
   });
 
+  it('places the head cut where it pays, not only where the longest band ends', () => {
+    // One sheet: two 1400x600 bands would take a 1000x600 part beside them and run the whole
+    // length; cutting the head after 1000 instead fits the two 500x1200 parts, more area.
+    const fixed = { rotMask: [1, 1, 1] as [number, number, number] };
+    const p = problem([stock(2440, 1220, { q: 1 })], [part(1400, 600, 2, fixed), part(500, 1200, 2, fixed), part(1000, 600, 1, fixed)], {
+      maxPhase: 2, headCuts: true, budgetMs: 500,
+    });
+    const { sol } = solveAndValidate(p);
+    expect(sol.unplaced).toEqual([0, 0, 1]);
+    const root = sol.sheets[0]!.root;
+    expect(root.kind === 'cut' && root.along).toBe('y');
+  });
+
   it('stays valid on mixed jobs, kerf and trims, both directions', () => {
     for (const firstCut of ['x', 'y'] as Axis[]) {
       const st = stock(2440, 1220, { trim: { l1: 10, l2: 5, w1: 8, w2: 12 } });
@@ -507,6 +520,34 @@ describe('open-length stock (roll)', () => {
     const { sol } = solveAndValidate(p);
     expect(sol.unplaced).toEqual([0, 0, 1]);
     expect(sol.sheets[0]!.length).toBe(900);
+  });
+
+  /** Pieces of a size x size square cut recursively by random guillotine cuts (a zero-waste strip). */
+  function guillotinePieces(size: number, pieces: number, seed: number): EnginePart[] {
+    const rnd = seededRandom(seed);
+    const rects: [number, number][] = [[size, size]];
+    while (rects.length < pieces) {
+      rects.sort((a, b) => b[0] * b[1] - a[0] * a[1]);
+      const [l, w] = rects.shift()!;
+      const alongL = l >= w ? rnd() < 0.75 : rnd() < 0.25;
+      const len = alongL ? l : w;
+      const cut = Math.max(1, Math.min(len - 1, Math.round(len * (0.2 + 0.6 * rnd()))));
+      if (alongL) rects.push([cut, w], [l - cut, w]);
+      else rects.push([l, cut], [l, w - cut]);
+    }
+    return rects.map(([l, w]) => part(l, w, 1));
+  }
+
+  it('packs a recursively cut square with bands that combine different parts', () => {
+    const parts = guillotinePieces(200, 25, 7);
+    for (const extra of [{ maxPhase: 0 }, { maxPhase: 3 }, { maxPhase: 2, kerf: 0.5 }]) {
+      const p = problem([stock(0, 200, { q: 1, open: true })], parts, { budgetMs: 2000, ...extra });
+      const { sol } = solveAndValidate(p);
+      expect(totalUnplaced(sol)).toBe(0);
+      // Unlimited stages, service effort: within 7 % of the square (213 when written).
+      if (extra.maxPhase === 0) expect(sol.sheets[0]!.length).toBeLessThanOrEqual(214);
+      expect(solveAndValidate(p).sol.sheets[0]!.length).toBe(sol.sheets[0]!.length);
+    }
   });
 
   it('counts trims and kerf, keeps within a roll length cap and is deterministic', () => {

@@ -75,6 +75,30 @@ describe('linear engine', () => {
     expect(s.optimal).toBe(true);
   });
 
+  it('proves an optimum only the LP bound reaches, on long bars with fractional lengths', () => {
+    // 30 pieces a little over a third of the bar: two per bar at most, so 15 bars, while the
+    // continuous and Martello-Toth bounds say 11. Lengths are not whole numbers and the bar is
+    // long, so the pricing runs on scaled tables with a proven upper bound.
+    const pieces: [number, number][] = Array.from({ length: 30 }, (_, k) => [34000.25 + 61.5 * k, 1]);
+    const p = problem([{ usable: 100000, q: -1, cost: 0 }], pieces, { kerf: 2.5 });
+    const s = solveLinear(p, mod);
+    checkSolution(p, s);
+    expect(bars(s)).toBe(15);
+    expect(s.lowerBound).toBe(15);
+    expect(s.optimal).toBe(true);
+  });
+
+  it('uses as few distinct patterns (saw set-ups) as it can for the fewest bars', () => {
+    // 22 bars are needed; 4 patterns do it: 10 x (1500 x 4), 5 x (1000 x 6), 6 x (2000 x 3) and
+    // one bar with the two 2000s left.
+    const p = problem([{ usable: 6000, q: -1, cost: 0 }], [[1500, 40], [1000, 30], [2000, 20]]);
+    const s = solveLinear(p, mod);
+    checkSolution(p, s);
+    expect(bars(s)).toBe(22);
+    expect(s.optimal).toBe(true);
+    expect(s.groups.length).toBe(4);
+  });
+
   it('minimises cost over several lengths and respects limited stock', () => {
     const p = problem([{ usable: 6000, q: -1, cost: 12 }, { usable: 3000, q: -1, cost: 5 }], [[2900, 2]], { objective: 'cost' });
     const s = solveLinear(p, mod);

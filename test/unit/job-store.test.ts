@@ -4,8 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type Db } from '../../src/db/sqlite.js';
+import { RedisJobStore } from '../../src/jobs/redis-store.js';
 import { SqliteJobStore } from '../../src/jobs/sqlite-store.js';
 import type { JobStore } from '../../src/jobs/store.js';
+import { dropPrefix, testPrefix, TEST_REDIS_URL } from '../support/redis.js';
 
 interface Adapter {
   name: string;
@@ -33,9 +35,25 @@ function sqliteAdapter(): Adapter {
   };
 }
 
+/** Real Redis under a prefix of its own; a reopen is a new connection to the same keys. */
+function redisAdapter(): Adapter {
+  let prefix = '';
+  return {
+    name: 'redis',
+    open: async (retentionMs) => {
+      prefix ||= testPrefix('store');
+      return RedisJobStore.open({ url: TEST_REDIS_URL, prefix, retentionMs, lockMs: 30_000 });
+    },
+    cleanup: async () => {
+      await dropPrefix(prefix);
+      prefix = '';
+    },
+  };
+}
+
 const HOUR = 3_600_000;
 
-for (const adapter of [sqliteAdapter()]) {
+for (const adapter of [sqliteAdapter(), redisAdapter()]) {
   describe(`job store contract: ${adapter.name}`, () => {
     let store: JobStore;
     beforeEach(async () => {

@@ -8,13 +8,23 @@ import { validateLayout } from '../support/validate-layout.js';
 
 const direction = fc.constantFrom('', 'l', 'w');
 
-const requestArb = fc.record({
-  saw: fc.record({
+const sawArb = fc
+  .record({
+    stockType: fc.constantFrom('sheet', 'sheet', 'roll'),
+    cutType: fc.constantFrom('guillotine', 'guillotine', 'efficiency', 'beam'),
     bladeWidth: fc.constantFrom(0, 3, 4.4),
     cutPreference: fc.constantFrom('l', 'w'),
-    guillotineOptions: fc.record({ maxPhase: fc.constantFrom(0, 2, 3, 4) }),
-    options: fc.record({ seed: fc.nat(1000) }),
-  }),
+    guillotineOptions: fc.record({ maxPhase: fc.constantFrom(0, 2, 3, 4), strategy: fc.constantFrom('efficiency', 'time') }),
+    options: fc.record({ seed: fc.nat(1000), minSpacing: fc.constantFrom(0, 0, 6) }),
+  })
+  // Beam saws cut sheets only, along the length first; a roll is cut across first.
+  .map((saw) => {
+    if (saw.stockType === 'roll') return { ...saw, cutPreference: 'w', cutType: saw.cutType === 'beam' ? 'guillotine' : saw.cutType };
+    return saw.cutType === 'beam' ? { ...saw, cutPreference: 'l' } : saw;
+  });
+
+const requestArb = fc.record({
+  saw: sawArb,
   stock: fc.array(
     fc.record({
       l: fc.integer({ min: 300, max: 3000 }),
@@ -60,6 +70,21 @@ describe('calculation pipeline on random requests', () => {
         if (unplaced === 0) expect(result.metadata.totalUsedStock).toBeGreaterThanOrEqual(result.metadata.lowerBound);
       }),
       { numRuns: 50, seed: 20261122 },
+    );
+  });
+
+  it('never ends worse than its greedy start', () => {
+    fc.assert(
+      fc.property(requestArb, (request) => {
+        const { metadata } = calculate(request);
+        const greedy = metadata.engine.greedy;
+        expect(greedy).toBeDefined();
+        // Lexicographic: no less part area placed; at equal part area, no more stock area.
+        const tol = 1e-6 * Math.max(1, greedy.placedArea, greedy.stockArea);
+        expect(metadata.totalPartArea).toBeGreaterThanOrEqual(greedy.placedArea - tol);
+        if (metadata.totalPartArea <= greedy.placedArea + tol) expect(metadata.totalStockUsedArea).toBeLessThanOrEqual(greedy.stockArea + tol);
+      }),
+      { numRuns: 40, seed: 42 },
     );
   });
 

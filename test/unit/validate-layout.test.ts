@@ -274,3 +274,54 @@ describe('validateLayout: defects', () => {
     expectViolation(f, /metadata\.totalCuts is 4, the layout gives 8/);
   });
 });
+
+/** The fixture as a free (cutType efficiency) layout: same parts, no cuts, minSpacing 3. */
+function freeFixture(): { request: Json; result: Json } {
+  const f = fixture();
+  f.request.saw.cutType = 'efficiency';
+  f.request.saw.options = { minSpacing: 3 };
+  // Spacing 3 (more than the blade): A at x 5 and 48, B above them (a thinner top trim makes
+  // room); offcut right of B.
+  f.request.stock[0].trim.l2 = 3;
+  f.result.stock[0].trim.l2 = 3;
+  part(f, '0.1').x = 48;
+  part(f, '1.0').y = 28;
+  f.result.cuts = [];
+  f.result.metadata.totalCuts = 0;
+  f.result.offcuts = [{ id: '0', l: 57, w: 15, x: 38, y: 30, q: 1, material: 'oak', stock: { id: '0.0' } }];
+  return f;
+}
+
+describe('validateLayout: free layouts (cutType efficiency)', () => {
+  it('accepts parts anywhere a tool width apart, no cuts, offcuts clear of the parts', () => {
+    const f = freeFixture();
+    expect(validateLayout(f.request, f.result)).toEqual([]);
+    // Not guillotine-separable: a part in the middle of the free space is still fine.
+    part(f, '1.0').x = 60;
+    f.result.offcuts = [];
+    expect(validateLayout(f.request, f.result)).toEqual([]);
+  });
+
+  it('parts closer than minSpacing', () => {
+    const f = freeFixture();
+    part(f, '0.1').x = 47; // 2 from part 0.0: enough for the blade, not for minSpacing 3
+    expectViolation(f, /parts 0\.0 and 0\.1 on stock 0\.0 are closer than the kerf \(blade 3\)/);
+  });
+
+  it('a cut listed for a free layout', () => {
+    const f = freeFixture();
+    f.result.cuts = [cut(1, 'l', 25, 5, 95)];
+    f.result.metadata.totalCuts = 1;
+    expectViolation(f, /free \(efficiency\) layout lists 1 cut/);
+  });
+
+  it('an offcut within the kerf of a part, outside the sheet or overlapping another', () => {
+    const f = freeFixture();
+    f.result.offcuts.push({ id: '1', l: 10, w: 10, x: 46, y: 5, q: 1, stock: { id: '0.0' } });
+    f.result.offcuts.push({ id: '2', l: 10, w: 10, x: 90, y: 30, q: 1, stock: { id: '0.0' } });
+    f.result.offcuts.push({ id: '3', l: 10, w: 10, x: 40, y: 32, q: 1, stock: { id: '0.0' } });
+    expectViolation(f, /offcut 1 .* within the kerf of part 0\.0/);
+    expectViolation(f, /offcut 2 .* outside the usable area/);
+    expectViolation(f, /offcut 3 .* overlaps offcut/);
+  });
+});

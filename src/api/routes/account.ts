@@ -52,29 +52,32 @@ export async function accountRoutes(app: FastifyInstance, services: Services) {
     return html(reply, loginPage({ csrf, error, email }), status);
   };
 
-  const signIn = (reply: FastifyReply, accountId: number) => {
-    const { token } = sessions.open(accountId);
+  const signIn = async (reply: FastifyReply, accountId: number) => {
+    const { token } = await sessions.open(accountId);
     reply.header('set-cookie', [cookie(SESSION_COOKIE, token, SESSION_TTL_MS), cookie(LOGIN_COOKIE, '', 0)]);
     return reply.redirect('/account', 303);
   };
 
   /** The signed-in session, or a redirect to the sign-in page. */
-  const session = (request: FastifyRequest): Session | undefined => sessions.get(cookies(request)[SESSION_COOKIE]);
+  const session = async (request: FastifyRequest): Promise<Session | undefined> => sessions.get(cookies(request)[SESSION_COOKIE]);
 
   /** For every state-changing form: a session and its CSRF token, or 403. */
-  const guarded = (request: FastifyRequest): Session => {
-    const s = session(request);
+  const guarded = async (request: FastifyRequest): Promise<Session> => {
+    const s = await session(request);
     if (!s) throw new ApiError(403, 'Not signed in: sign in again on /account/login');
     if (!sameToken(form(request).csrf, s.csrf)) throw new ApiError(403, 'The form is stale or forged (CSRF token mismatch); reload the page');
     return s;
   };
 
-  const overview = (s: Session, extra: Partial<OverviewModel> = {}) => {
-    const account = accounts.get(s.accountId)!;
+  const overview = async (s: Session, extra: Partial<OverviewModel> = {}) => {
+    // Over Redis an account created moments ago on another node may not be in this node's copy yet.
+    if (!accounts.get(s.accountId)) await accounts.refresh();
+    const account = accounts.get(s.accountId);
+    if (!account) throw new ApiError(403, 'The account of this session no longer exists; sign in again on /account/login');
     const now = Date.now();
     return overviewPage({
-      account, csrf: s.csrf, now, usage: metering.usage(account.id, now), keys: accounts.keys(account.id),
-      health: health.state(account.id), deliveries: outbox.log(account.id, now - WEEK_MS), ...extra,
+      account, csrf: s.csrf, now, usage: await metering.usage(account.id, now), keys: accounts.keys(account.id),
+      health: await health.state(account.id), deliveries: await outbox.log(account.id, now - WEEK_MS), ...extra,
     });
   };
 
@@ -85,88 +88,88 @@ export async function accountRoutes(app: FastifyInstance, services: Services) {
   };
 
   app.get('/account', async (request, reply) => {
-    const s = session(request);
+    const s = await session(request);
     if (!s) return reply.redirect('/account/login', 303);
     const done = (request.query as Record<string, string>).done;
-    return html(reply, overview(s, { flash: FLASH[done] }));
+    return html(reply, await overview(s, { flash: FLASH[done] }));
   });
 
-  app.get('/account/login', async (request, reply) => (session(request) ? reply.redirect('/account', 303) : showLogin(reply)));
+  app.get('/account/login', async (request, reply) => ((await session(request)) ? reply.redirect('/account', 303) : showLogin(reply)));
 
   app.post('/account/login', async (request, reply) => {
     const { email = '', password = '', csrf } = form(request);
     if (!sameToken(csrf, cookies(request)[LOGIN_COOKIE])) return showLogin(reply, 403, 'The sign-in form expired; please try again.', email);
-    const accountId = sessions.checkPassword(email.trim(), password);
+    const accountId = await sessions.checkPassword(email.trim(), password);
     if (accountId === undefined) return showLogin(reply, 401, 'Wrong e-mail or password.', email);
     return signIn(reply, accountId);
   });
 
   app.get('/account/login/link', async (request, reply) => {
     const token = (request.query as Record<string, string>).token ?? '';
-    const accountId = sessions.useLink(token);
+    const accountId = await sessions.useLink(token);
     if (accountId === undefined) return showLogin(reply, 401, 'That sign-in link is unknown, used or expired; ask for a new one.');
     return signIn(reply, accountId);
   });
 
   app.post('/account/logout', async (request, reply) => {
-    guarded(request);
-    sessions.close(cookies(request)[SESSION_COOKIE]);
+    await guarded(request);
+    await sessions.close(cookies(request)[SESSION_COOKIE]);
     reply.header('set-cookie', cookie(SESSION_COOKIE, '', 0));
     return reply.redirect('/account/login', 303);
   });
 
   app.post('/account/keys', async (request, reply) => {
-    const s = guarded(request);
+    const s = await guarded(request);
     const label = (form(request).label ?? '').trim().slice(0, 60);
-    const { key } = accounts.issueKey(s.accountId, label);
-    return html(reply, overview(s, { shownOnce: { label: 'Your new API key (copy it now: it is not shown again)', value: key } }));
+    const { key } = await accounts.issueKey(s.accountId, label);
+    return html(reply, await overview(s, { shownOnce: { label: 'Your new API key (copy it now: it is not shown again)', value: key } }));
   });
 
   app.post('/account/keys/:id/revoke', async (request, reply) => {
-    const s = guarded(request);
-    if (!accounts.revokeKey(s.accountId, Number((request.params as { id: string }).id))) throw new ApiError(404, 'No such active key');
+    const s = await guarded(request);
+    if (!await accounts.revokeKey(s.accountId, Number((request.params as { id: string }).id))) throw new ApiError(404, 'No such active key');
     return reply.redirect('/account?done=revoked', 303);
   });
 
   app.post('/account/secret/reveal', async (request, reply) => {
-    const s = guarded(request);
-    return html(reply, overview(s, { shownOnce: { label: 'Signing secret', value: accounts.get(s.accountId)!.signingSecret } }));
+    const s = await guarded(request);
+    return html(reply, await overview(s, { shownOnce: { label: 'Signing secret', value: accounts.get(s.accountId)!.signingSecret } }));
   });
 
   app.post('/account/secret/rotate', async (request, reply) => {
-    const s = guarded(request);
-    accounts.rotateSigningSecret(s.accountId);
+    const s = await guarded(request);
+    await accounts.rotateSigningSecret(s.accountId);
     return reply.redirect('/account?done=rotated', 303);
   });
 
   app.post('/account/webhook', async (request, reply) => {
-    const s = guarded(request);
+    const s = await guarded(request);
     const url = (form(request).url ?? '').trim();
     if (url && !/^https?:\/\/\S+$/.test(url)) throw new ApiError(400, 'The webhook URL must be an http or https URL', { field: 'url' });
-    accounts.setWebhookUrl(s.accountId, url || null);
+    await accounts.setWebhookUrl(s.accountId, url || null);
     return reply.redirect(`/account?done=${url ? 'webhook' : 'cleared'}`, 303);
   });
 
   app.post('/account/webhook/reenable', async (request, reply) => {
-    const s = guarded(request);
-    health.reenable(s.accountId);
-    outbox.replaySkipped(s.accountId, Date.now());
+    const s = await guarded(request);
+    await health.reenable(s.accountId);
+    await outbox.replaySkipped(s.accountId, Date.now());
     void deliverer.tick();
     return reply.redirect('/account?done=reenabled', 303);
   });
 
   app.post('/account/deliveries/:id/redeliver', async (request, reply) => {
-    const s = guarded(request);
-    if (!outbox.redeliver((request.params as { id: string }).id, s.accountId, Date.now())) throw new ApiError(404, 'No such finished delivery');
+    const s = await guarded(request);
+    if (!await outbox.redeliver((request.params as { id: string }).id, s.accountId, Date.now())) throw new ApiError(404, 'No such finished delivery');
     void deliverer.tick();
     return reply.redirect('/account?done=redelivered', 303);
   });
 
   app.post('/account/password', async (request, reply) => {
-    const s = guarded(request);
+    const s = await guarded(request);
     const password = form(request).password ?? '';
     if (password.length < 10) throw new ApiError(400, 'The password needs at least 10 characters', { field: 'password' });
-    sessions.setPassword(s.accountId, password);
+    await sessions.setPassword(s.accountId, password);
     return reply.redirect('/account?done=password', 303);
   });
 }

@@ -7,6 +7,7 @@ import { UNIT_NAMES } from '../../models/units.js';
 import { BudgetExceeded } from '../../pool/pool.js';
 import { admitCall, authenticate } from '../auth.js';
 import { ApiError, fromZod } from '../errors.js';
+import { requestLog } from '../request-log.js';
 import type { Services } from '../services.js';
 
 export const MAX_MODEL_BYTES = 32 * 1024 * 1024;
@@ -115,14 +116,14 @@ export async function analysisRoutes(app: FastifyInstance, services: Services) {
       if (error instanceof BudgetExceeded) {
         throw new ApiError(422, `The analysis did not finish within its ${BUDGET_MS / 1000} s time budget: ${error.message}`, { budgetSeconds: BUDGET_MS / 1000, advice: [] });
       }
-      request.log.error({ err: error }, 'model analysis crashed');
+      requestLog(request).error({ err: error }, 'model analysis crashed');
       throw new ApiError(400, 'The model file could not be read: the reader stopped unexpectedly; check that the file is complete and export it again');
     } finally {
       void services.dispatcher.kick();
     }
     if (!outcome.ok) throw new ApiError(outcome.status, outcome.message, outcome.details);
-    services.metering.countCall(account.id);
-    services.metering.addCompute(account.id, outcome.computeMs);
+    await services.metering.countCall(account.id);
+    await services.metering.addCompute(account.id, outcome.computeMs);
     return outcome.response;
   });
 }

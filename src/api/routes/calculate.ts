@@ -23,8 +23,9 @@ export async function calculateRoutes(app: FastifyInstance, services: Services) 
       kind: 'calculate',
       request: JSON.stringify(normalized.request),
       webhook: normalized.request.webhook,
+      accountWebhook: account.webhookUrl,
     });
-    services.metering.countCall(account.id);
+    await services.metering.countCall(account.id);
     void services.dispatcher.kick();
     return { jobId };
   });

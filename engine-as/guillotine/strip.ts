@@ -1,0 +1,489 @@
+// Strip packing by recursive best fit (rolls: fixed width, shortest length). The roll is cut
+// across into bands; each band is a rectangle filled recursively: the part that fits it best
+// (exact fits of the rectangle's length or width first, then area) goes into its corner, and
+// the two leftover rectangles (beside and above it) are filled the same way. So a band is
+// built from combinations of different parts, not copies of its opener. A band's length is
+// chosen by look-ahead among the longest remaining parts and lengths that would finish the
+// strip (a band taking all the rest wins, else the densest). A local search over part
+// weights and split rules repeats the construction while budget and effort last; the
+// shortest strip is kept. Deterministic for the seed when the effort limit ends the run.
+//
+// Input (f64): Y, kerf, maxPhase (0 = unlimited), seed, budgetMs, effort (0 = none), nParts,
+// then per part l, w, q, mask (1: l along the roll, 2: rotated). Output: status, length,
+// iterations, length of the first (noise-free) strip, node count, then the tree in preorder, NODE_STRIDE values per node (as in
+// layout.ts: kind, dir or rot, x, y, l, w, part, children), coordinates from the usable corner.
+
+import { Rng, seedFromF64 } from "../common/rng";
+import { now } from "../common/clock";
+
+const KIND_CUT: i32 = 0;
+const KIND_PART: i32 = 1;
+/** Cut lines parallel to x (children stacked along y). */
+const ALONG_X: i32 = 0;
+/** Cut lines parallel to y (children side by side along x): the cuts across the roll. */
+const ALONG_Y: i32 = 1;
+const EPS: f64 = 1e-9;
+/** Band lengths tried per band (longest remaining part extents). */
+const LOOKAHEAD: i32 = 4;
+/** Effort (candidate evaluations) per unit of `effort` when the run is deterministic. */
+const EFFORT_UNIT: f64 = 3e6;
+/** Work counted per fill call besides its scan of the parts (allocation, bookkeeping). */
+const FILL_WORK: f64 = 8;
+/** Chance per iteration of a fresh random setting instead of a perturbed one. */
+const RESTART: f64 = 0.3;
+
+class Node {
+  kind: i32;
+  dir: i32;
+  x: f64;
+  y: f64;
+  l: f64;
+  w: f64;
+  part: i32;
+  children: Array<Node> = [];
+  constructor(kind: i32, dir: i32, x: f64, y: f64, l: f64, w: f64, part: i32) {
+    this.kind = kind;
+    this.dir = dir;
+    this.x = x;
+    this.y = y;
+    this.l = l;
+    this.w = w;
+    this.part = part;
+  }
+}
+
+class Strip {
+  Y: f64;
+  k: f64;
+  maxPhase: i32;
+  n: i32;
+  pl: Float64Array;
+  pw: Float64Array;
+  q: Int32Array;
+  mask: Int32Array;
+  /** Per-run weight of each part in the best-fit score. */
+  weight: Float64Array;
+  /** Split rule of the run: 0 larger leftover, 1 horizontal first, 2 vertical first. */
+  splitRule: i32 = 0;
+  smallFirst: bool = false;
+  /** Weight of a leftover that some remaining part spans exactly (relative to an exact fit). */
+  residualBonus: f64 = 0.5;
+  /** Random spread of every choice's score (0: pure best fit). */
+  grasp: f64 = 0;
+  rng: Rng = new Rng(0);
+  /** Remaining copies per part dimension: a leftover of such a size can be filled exactly. */
+  dims: Map<f64, i32> = new Map<f64, i32>();
+  work: f64 = 0;
+  placedArea: f64 = 0;
+  end: f64 = 0;
+  /** Part area in the last band built (less is closer to dropping that band). */
+  tailArea: f64 = 0;
+
+  constructor(Y: f64, k: f64, maxPhase: i32, n: i32) {
+    this.Y = Y;
+    this.k = k;
+    this.maxPhase = maxPhase > 0 ? maxPhase : 1 << 30;
+    this.n = n;
+    this.pl = new Float64Array(n);
+    this.pw = new Float64Array(n);
+    this.q = new Int32Array(n);
+    this.mask = new Int32Array(n);
+    this.weight = new Float64Array(n);
+  }
+
+  /** Rebuilds dims from the remaining quantities. */
+  countDims(): void {
+    this.dims.clear();
+    for (let t = 0; t < this.n; t++) {
+      const q = unchecked(this.q[t]);
+      if (q <= 0) continue;
+      this.addDim(unchecked(this.pl[t]), q);
+      this.addDim(unchecked(this.pw[t]), q);
+    }
+  }
+
+  addDim(v: f64, q: i32): void {
+    const c = this.dims.has(v) ? this.dims.get(v) : 0;
+    if (c + q > 0) this.dims.set(v, c + q);
+    else this.dims.delete(v);
+  }
+
+  /** True when a leftover of size r (kerf included) can be spanned exactly by a remaining part. */
+  spannable(r: f64): bool {
+    return r > EPS && this.dims.has(r - this.k);
+  }
+
+  /** Cut stage of a cut in direction d inside a region made by a cut in direction dir at stage s. */
+  stageOf(d: i32, dir: i32, s: i32): i32 {
+    return d == dir ? s : s + 1;
+  }
+
+  /** Fills region (x, y, a along x, b along y), made by a cut `dir` at `stage`; null = left empty. */
+  fill(x: f64, y: f64, a: f64, b: f64, dir: i32, stage: i32): Node | null {
+    const mp = this.maxPhase;
+    const sy = this.stageOf(ALONG_Y, dir, stage);
+    const sx = this.stageOf(ALONG_X, dir, stage);
+    let bestScore: f64 = -1;
+    let bt: i32 = -1;
+    let bl: f64 = 0;
+    let bw: f64 = 0;
+    let bRot: i32 = 0;
+    let bSplit: i32 = 0; // 0 none, 1 along y only, 2 along x only, 3 V (y then x), 4 H (x then y)
+    const area = a * b;
+    this.work += FILL_WORK;
+    for (let t = 0; t < this.n; t++) {
+      if (unchecked(this.q[t]) <= 0) continue;
+      this.work += 1;
+      for (let r = 0; r < 2; r++) {
+        if ((unchecked(this.mask[t]) & (1 << r)) == 0) continue;
+        const l = r == 0 ? unchecked(this.pl[t]) : unchecked(this.pw[t]);
+        const w = r == 0 ? unchecked(this.pw[t]) : unchecked(this.pl[t]);
+        if (l > a + EPS || w > b + EPS) continue;
+        const exA = l >= a - EPS;
+        const exB = w >= b - EPS;
+        let split = 0;
+        if (exA && exB) split = 0;
+        else if (exB) {
+          if (sy > mp + 1) continue;
+          split = 1;
+        } else if (exA) {
+          if (sx > mp + 1) continue;
+          split = 2;
+        } else {
+          const vOk = sy <= mp;
+          const hOk = sx <= mp;
+          if (!vOk && !hOk) continue;
+          if (vOk && hOk) split = this.chooseSplit(a, b, l, w);
+          else split = vOk ? 3 : 4;
+        }
+        let score = l * w * unchecked(this.weight[t]);
+        if (exA) score += area;
+        else if (this.spannable(a - l)) score += area * this.residualBonus;
+        if (exB) score += area;
+        else if (this.spannable(b - w)) score += area * this.residualBonus;
+        if (this.grasp > 0) score *= 1.0 + this.grasp * this.rng.float();
+        if (score > bestScore) {
+          bestScore = score;
+          bt = t;
+          bl = l;
+          bw = w;
+          bRot = r;
+          bSplit = split;
+        }
+      }
+    }
+    if (bt < 0) return null;
+    unchecked((this.q[bt] -= 1));
+    this.addDim(unchecked(this.pl[bt]), -1);
+    this.addDim(unchecked(this.pw[bt]), -1);
+    this.placedArea += bl * bw;
+    if (x + bl > this.end) this.end = x + bl;
+    const part = new Node(KIND_PART, bRot, x, y, bl, bw, bt);
+    const k = this.k;
+    if (bSplit == 0) return part;
+    if (bSplit == 1) {
+      // Part spans the width: the rest beside it (usable only below the trim stage).
+      const right = sy <= mp ? this.fill(x + bl + k, y, a - bl - k, b, ALONG_Y, sy) : null;
+      return this.pair(ALONG_Y, x, y, a, b, part, right);
+    }
+    if (bSplit == 2) {
+      const top = sx <= mp ? this.fill(x, y + bw + k, a, b - bw - k, ALONG_X, sx) : null;
+      return this.pair(ALONG_X, x, y, a, b, part, top);
+    }
+    if (bSplit == 3) {
+      // Across at x + l, then the part's column along at y + w.
+      const s2 = sy + 1;
+      let right: Node | null = null;
+      let top: Node | null = null;
+      if (this.smallFirst) {
+        top = s2 <= mp ? this.fill(x, y + bw + k, bl, b - bw - k, ALONG_X, s2) : null;
+        right = this.fill(x + bl + k, y, a - bl - k, b, ALONG_Y, sy);
+      } else {
+        right = this.fill(x + bl + k, y, a - bl - k, b, ALONG_Y, sy);
+        top = s2 <= mp ? this.fill(x, y + bw + k, bl, b - bw - k, ALONG_X, s2) : null;
+      }
+      const col = this.pair(ALONG_X, x, y, bl, b, part, top);
+      return this.pair(ALONG_Y, x, y, a, b, col, right);
+    }
+    // H: along at y + w, then the part's row across at x + l.
+    const s2 = sx + 1;
+    let right: Node | null = null;
+    let top: Node | null = null;
+    if (this.smallFirst) {
+      right = s2 <= mp ? this.fill(x + bl + k, y, a - bl - k, bw, ALONG_Y, s2) : null;
+      top = this.fill(x, y + bw + k, a, b - bw - k, ALONG_X, sx);
+    } else {
+      top = this.fill(x, y + bw + k, a, b - bw - k, ALONG_X, sx);
+      right = s2 <= mp ? this.fill(x + bl + k, y, a - bl - k, bw, ALONG_Y, s2) : null;
+    }
+    const row = this.pair(ALONG_Y, x, y, a, bw, part, right);
+    return this.pair(ALONG_X, x, y, a, b, row, top);
+  }
+
+  /** 3 (across first) or 4 (along first) for a part l x w in a region a x b. */
+  chooseSplit(a: f64, b: f64, l: f64, w: f64): i32 {
+    if (this.splitRule == 1) return 4;
+    if (this.splitRule == 2) return 3;
+    // Keep the larger leftover rectangle whole.
+    const v = Math.max((a - l) * b, l * (b - w));
+    const h = Math.max(a * (b - w), (a - l) * w);
+    return v >= h ? 3 : 4;
+  }
+
+  /** A cut node over (x, y, a, b) with `first` and an optional second child; one child stands alone. */
+  pair(dir: i32, x: f64, y: f64, a: f64, b: f64, first: Node, second: Node | null): Node {
+    if (second === null) return first;
+    const node = new Node(KIND_CUT, dir, x, y, a, b, -1);
+    this.adopt(node, first);
+    this.adopt(node, second!);
+    return node;
+  }
+
+  /** Appends child; a cut in the same direction is merged into this one (same stage). */
+  adopt(node: Node, child: Node): void {
+    if (child.kind == KIND_CUT && child.dir == node.dir) {
+      for (let i = 0; i < child.children.length; i++) node.children.push(child.children[i]);
+    } else node.children.push(child);
+  }
+}
+
+/**
+ * One complete strip: bands chosen by look-ahead; returns the root (bands along x). Besides
+ * the longest part extents, each band is tried at the lengths that would finish the strip:
+ * the rest's area bound, a random length above it, and the length that would just beat
+ * `target` (the best strip so far). A band that takes every remaining part ends the strip.
+ */
+function construct(s: Strip, rng: Rng, target: f64, step: f64): Node {
+  const n = s.n;
+  s.countDims();
+  const root = new Node(KIND_CUT, ALONG_Y, 0, 0, 0, s.Y, -1);
+  const saved = new Int32Array(n);
+  const cand = new Float64Array(LOOKAHEAD + 3);
+  let at: f64 = 0;
+  for (;;) {
+    // Candidate band lengths: the longest distinct extents along the roll of remaining parts.
+    let nc = 0;
+    let rest: f64 = 0;
+    for (let t = 0; t < n; t++) {
+      const q = unchecked(s.q[t]);
+      if (q <= 0) continue;
+      rest += <f64>q * unchecked(s.pl[t]) * unchecked(s.pw[t]);
+      for (let r = 0; r < 2; r++) {
+        if ((unchecked(s.mask[t]) & (1 << r)) == 0) continue;
+        const l = r == 0 ? unchecked(s.pl[t]) : unchecked(s.pw[t]);
+        const w = r == 0 ? unchecked(s.pw[t]) : unchecked(s.pl[t]);
+        if (w > s.Y + EPS) continue;
+        nc = insertTop(cand, nc, LOOKAHEAD, l);
+      }
+    }
+    if (nc == 0) break;
+    const longest = cand[0];
+    let bound = rest / s.Y;
+    if (step >= 1) bound = Math.ceil(bound - EPS);
+    const finish = target - step - at;
+    if (bound > longest + EPS && bound < finish - EPS) {
+      cand[nc++] = bound;
+      let mid = bound + rng.float() * (finish - bound);
+      if (step >= 1) mid = Math.floor(mid);
+      if (mid > bound + EPS && mid < finish - EPS) cand[nc++] = mid;
+    }
+    if (finish > longest + EPS && isFinite(finish)) cand[nc++] = finish;
+    for (let t = 0; t < n; t++) unchecked((saved[t] = s.q[t]));
+    let bestLen: f64 = cand[0];
+    let bestDensity: f64 = -1;
+    let bestFinish: f64 = Infinity;
+    for (let c = 0; c < nc; c++) {
+      const len = cand[c];
+      s.placedArea = 0;
+      s.end = at;
+      s.fill(at, 0, len, s.Y, ALONG_Y, 1);
+      const used = s.end - at;
+      const d = used > 0 ? s.placedArea / (used * s.Y) : 0;
+      if (s.placedArea >= rest * (1 - 1e-12)) {
+        // Takes the whole rest: the shortest such band wins outright.
+        if (used < bestFinish) {
+          bestFinish = used;
+          bestLen = len;
+        }
+      } else if (bestFinish == Infinity && d > bestDensity + EPS) {
+        bestDensity = d;
+        bestLen = len;
+      }
+      for (let t = 0; t < n; t++) unchecked((s.q[t] = saved[t]));
+      s.countDims();
+    }
+    s.end = at;
+    s.placedArea = 0;
+    const band = s.fill(at, 0, bestLen, s.Y, ALONG_Y, 1);
+    if (band === null) break;
+    s.tailArea = s.placedArea;
+    const used = s.end - at;
+    clampX(band!, at + used);
+    s.adopt(root, band);
+    at += used + s.k;
+  }
+  root.l = at > 0 ? at - s.k : 0;
+  return root;
+}
+
+/** Keeps the `cap` largest distinct values in cand[0..n) sorted descending; returns the new count. */
+function insertTop(cand: Float64Array, n: i32, cap: i32, v: f64): i32 {
+  for (let i = 0; i < n; i++) if (Math.abs(cand[i] - v) <= EPS) return n;
+  let i = n < cap ? n : cap - 1;
+  if (n == cap && v <= cand[i]) return n;
+  while (i > 0 && cand[i - 1] < v) {
+    cand[i] = cand[i - 1];
+    i--;
+  }
+  cand[i] = v;
+  return n < cap ? n + 1 : n;
+}
+
+/** Cuts nodes off at x = end (no part reaches past it). */
+function clampX(node: Node, end: f64): void {
+  if (node.kind == KIND_PART) return;
+  if (node.x + node.l > end) node.l = end - node.x;
+  for (let i = 0; i < node.children.length; i++) clampX(node.children[i], end);
+}
+
+/** The construction's free parameters (see Strip). */
+class Params {
+  weight: Float64Array;
+  splitRule: i32 = 0;
+  smallFirst: bool = false;
+  residualBonus: f64 = 0.5;
+  grasp: f64 = 0;
+  constructor(n: i32) {
+    this.weight = new Float64Array(n);
+  }
+  plain(): void {
+    this.weight.fill(1.0);
+    this.splitRule = 0;
+    this.smallFirst = false;
+    this.residualBonus = 0.5;
+    this.grasp = 0;
+  }
+  random(rng: Rng): void {
+    const noise = 0.05 + 0.6 * rng.float();
+    for (let t = 0; t < this.weight.length; t++) this.weight[t] = 1.0 + noise * rng.float();
+    this.splitRule = rng.int(3);
+    this.smallFirst = rng.int(2) == 1;
+    this.residualBonus = rng.float();
+    this.grasp = rng.float() < 0.5 ? 0.0 : 0.3 * rng.float();
+  }
+  copy(o: Params): void {
+    this.weight.set(o.weight);
+    this.splitRule = o.splitRule;
+    this.smallFirst = o.smallFirst;
+    this.residualBonus = o.residualBonus;
+    this.grasp = o.grasp;
+  }
+  /** o with one to three part weights redrawn and, rarely, one rule changed. */
+  perturb(o: Params, rng: Rng): void {
+    this.copy(o);
+    const n = this.weight.length;
+    const m = 1 + rng.int(3);
+    for (let i = 0; i < m; i++) this.weight[rng.int(n)] = 1.0 + 0.6 * rng.float();
+    const r = rng.float();
+    if (r < 0.05) this.splitRule = rng.int(3);
+    else if (r < 0.1) this.smallFirst = !this.smallFirst;
+    else if (r < 0.15) this.residualBonus = rng.float();
+  }
+  apply(s: Strip): void {
+    s.weight.set(this.weight);
+    s.splitRule = this.splitRule;
+    s.smallFirst = this.smallFirst;
+    s.residualBonus = this.residualBonus;
+    s.grasp = this.grasp;
+  }
+}
+
+function countNodes(node: Node): i32 {
+  let c = 1;
+  for (let i = 0; i < node.children.length; i++) c += countNodes(node.children[i]);
+  return c;
+}
+
+function writeNode(out: Float64Array, at: i32, node: Node): i32 {
+  out[at] = <f64>node.kind;
+  out[at + 1] = <f64>node.dir;
+  out[at + 2] = node.x;
+  out[at + 3] = node.y;
+  out[at + 4] = node.l;
+  out[at + 5] = node.w;
+  out[at + 6] = <f64>node.part;
+  out[at + 7] = <f64>node.children.length;
+  let j = at + 8;
+  for (let i = 0; i < node.children.length; i++) j = writeNode(out, j, node.children[i]);
+  return j;
+}
+
+export function solveStrip(input: Float64Array): Float64Array {
+  if (input.length < 7) return errorOut();
+  const Y = input[0];
+  const k = input[1];
+  const maxPhase = <i32>input[2];
+  const deadline = now() + Math.max(0.0, input[4]);
+  const effort = input[5];
+  const n = <i32>input[6];
+  if (!(Y > 0) || !(k >= 0) || n < 0 || input.length < 7 + 4 * n) return errorOut();
+  const s = new Strip(Y, k, maxPhase, n);
+  for (let i = 0; i < n; i++) {
+    s.pl[i] = input[7 + 4 * i];
+    s.pw[i] = input[8 + 4 * i];
+    s.q[i] = <i32>input[9 + 4 * i];
+    s.mask[i] = <i32>input[10 + 4 * i];
+  }
+  const q0 = new Int32Array(n);
+  for (let i = 0; i < n; i++) q0[i] = s.q[i];
+  const rng = new Rng(seedFromF64(input[3]));
+  s.rng = new Rng(seedFromF64(input[3]) + 1);
+  const limit = effort > 0 ? EFFORT_UNIT * effort : Infinity;
+  // Integral data: lengths improve in whole units; otherwise by a small fraction.
+  let integral = Y == Math.floor(Y) && k == Math.floor(k);
+  for (let i = 0; i < n; i++) integral = integral && s.pl[i] == Math.floor(s.pl[i]) && s.pw[i] == Math.floor(s.pw[i]);
+  let best: Node | null = null;
+  let first: f64 = 0;
+  let iterations = 0;
+  // Local search over the construction's parameters: perturb a few part weights of the
+  // accepted setting (now and then a fresh random one); keep it when the strip is not
+  // longer and its last band holds no more. The first run is pure best fit.
+  const cur = new Params(n);
+  const trial = new Params(n);
+  let curLen: f64 = Infinity;
+  let curTail: f64 = Infinity;
+  while (best === null || (s.work < limit && now() < deadline)) {
+    for (let i = 0; i < n; i++) s.q[i] = q0[i];
+    if (iterations == 0) trial.plain();
+    else if (rng.float() < RESTART) trial.random(rng);
+    else trial.perturb(cur, rng);
+    trial.apply(s);
+    const target = best === null ? Infinity : best.l;
+    const step = integral ? 1.0 : best === null ? 0.0 : 1e-4 * best.l;
+    const root = construct(s, rng, target, step);
+    if (iterations == 0) first = root.l;
+    iterations++;
+    if (best === null || root.l < best.l - EPS) best = root;
+    if (root.l < curLen - EPS || (root.l <= curLen + EPS && s.tailArea <= curTail)) {
+      cur.copy(trial);
+      curLen = root.l;
+      curTail = s.tailArea;
+    }
+  }
+  const b = best!;
+  const nodes = countNodes(b);
+  const out = new Float64Array(5 + 8 * nodes);
+  out[0] = 0;
+  out[1] = b.l;
+  out[2] = <f64>iterations;
+  out[3] = first;
+  out[4] = <f64>nodes;
+  writeNode(out, 5, b);
+  return out;
+}
+
+function errorOut(): Float64Array {
+  const out = new Float64Array(1);
+  out[0] = 1;
+  return out;
+}

@@ -1,0 +1,211 @@
+// One complete (or partial) layout built from an order of part instances: each position of
+// the order is placed on a sheet, or left out when no stock takes it. Positions are placed
+// in order, so the layout after position k only depends on the first k of the order, and a
+// change at position i only needs the order rebuilt from i (see `rebuildFrom`).
+
+import { Budget } from "../../common/clock";
+import { Instance } from "../instance";
+import { findPlacement, Spot } from "./blf";
+
+export class Sheet {
+  stock: i32;
+  /** Order position that opened this sheet. */
+  openedAt: i32;
+  /** Order positions placed on the sheet, increasing. */
+  items: Array<i32> = new Array<i32>();
+  placedArea: f64 = 0;
+  constructor(stock: i32, openedAt: i32) {
+    this.stock = stock;
+    this.openedAt = openedAt;
+  }
+}
+
+export class Layout {
+  inst: Instance;
+  /** Part type of each item (instances of one type share it). */
+  itemType: Int32Array = new Int32Array(0);
+  /** The item at each order position. */
+  order: Int32Array = new Int32Array(0);
+  /** Per order position: sheet (-1 = not placed), shape index, and where the shape's box starts. */
+  sheetOf: Int32Array = new Int32Array(0);
+  shapeOf: Int32Array = new Int32Array(0);
+  xs: Float64Array = new Float64Array(0);
+  ys: Float64Array = new Float64Array(0);
+  sheets: Array<Sheet> = new Array<Sheet>();
+  stockUsed: Int32Array = new Int32Array(0);
+  spot: Spot = new Spot();
+  /** When set, a rebuild that runs past it leaves the rest of the order unplaced. */
+  budget: Budget | null = null;
+  /** The last rebuild ran out of time. */
+  cutShort: bool = false;
+
+  constructor(inst: Instance, itemType: Int32Array) {
+    this.inst = inst;
+    const n = itemType.length;
+    this.itemType = itemType;
+    this.order = new Int32Array(n);
+    for (let i = 0; i < n; i++) this.order[i] = i;
+    this.sheetOf = new Int32Array(n);
+    this.shapeOf = new Int32Array(n);
+    this.xs = new Float64Array(n);
+    this.ys = new Float64Array(n);
+    this.stockUsed = new Int32Array(inst.stock.length);
+  }
+
+  copyFrom(o: Layout): void {
+    this.order.set(o.order);
+    this.sheetOf.set(o.sheetOf);
+    this.shapeOf.set(o.shapeOf);
+    this.xs.set(o.xs);
+    this.ys.set(o.ys);
+    this.stockUsed.set(o.stockUsed);
+    this.sheets = new Array<Sheet>();
+    for (let s = 0; s < o.sheets.length; s++) {
+      const src = o.sheets[s];
+      const c = new Sheet(src.stock, src.openedAt);
+      c.items = src.items.slice(0);
+      c.placedArea = src.placedArea;
+      this.sheets.push(c);
+    }
+  }
+
+  /** Drops the placements of order positions >= from. */
+  truncate(from: i32): void {
+    while (this.sheets.length > 0 && this.sheets[this.sheets.length - 1].openedAt >= from) {
+      const s = this.sheets.pop();
+      this.stockUsed[s.stock]--;
+    }
+    for (let s = 0; s < this.sheets.length; s++) {
+      const sh = this.sheets[s];
+      while (sh.items.length > 0 && sh.items[sh.items.length - 1] >= from) {
+        const pos = sh.items.pop();
+        sh.placedArea -= this.inst.types[this.itemType[this.order[pos]]].area;
+      }
+    }
+  }
+
+  /** Places order positions from..n-1 after dropping what stood there. */
+  rebuildFrom(from: i32): void {
+    this.truncate(from);
+    const n = this.order.length;
+    this.cutShort = false;
+    const budget = this.budget;
+    for (let pos = from; pos < n; pos++) {
+      // A huge job must still answer within its budget, even from the first construction.
+      if (budget !== null && (pos & 7) == 0 && budget.expired()) {
+        for (let rest = pos; rest < n; rest++) this.sheetOf[rest] = -1;
+        this.cutShort = true;
+        return;
+      }
+      this.placeAt(pos);
+    }
+  }
+
+  private placeAt(pos: i32): void {
+    const inst = this.inst;
+    const t = this.itemType[this.order[pos]];
+    const type = inst.types[t];
+    this.sheetOf[pos] = -1;
+    for (let s = 0; s < this.sheets.length; s++) {
+      const sh = this.sheets[s];
+      if (!type.allowed[sh.stock]) continue;
+      const st = inst.stock[sh.stock];
+      // A sheet whose free area is smaller than the part cannot take it.
+      if (!inst.roll && (st.x1 - st.x0) * (st.y1 - st.y0) - sh.placedArea < type.area) continue;
+      if (findPlacement(this, sh, t, this.spot)) {
+        this.record(pos, s, sh);
+        return;
+      }
+    }
+    const stock = this.pickStock(t);
+    if (stock < 0) return;
+    const sh = new Sheet(stock, pos);
+    this.sheets.push(sh);
+    this.stockUsed[stock]++;
+    if (findPlacement(this, sh, t, this.spot)) {
+      this.record(pos, this.sheets.length - 1, sh);
+    } else {
+      this.sheets.pop();
+      this.stockUsed[stock]--;
+    }
+  }
+
+  private record(pos: i32, s: i32, sh: Sheet): void {
+    this.sheetOf[pos] = s;
+    this.shapeOf[pos] = this.spot.shape;
+    this.xs[pos] = this.spot.x;
+    this.ys[pos] = this.spot.y;
+    sh.items.push(pos);
+    sh.placedArea += this.inst.types[this.itemType[this.order[pos]]].area;
+  }
+
+  /** Stock row for a new sheet: rolls in request order, sheets the largest that is left (shrunk later). */
+  private pickStock(t: i32): i32 {
+    const inst = this.inst;
+    const type = inst.types[t];
+    let best = -1;
+    let bestArea: f64 = -1;
+    for (let s = 0; s < inst.stock.length; s++) {
+      const st = inst.stock[s];
+      if (!type.allowed[s] || (st.q >= 0 && this.stockUsed[s] >= st.q)) continue;
+      if (!fitsEmpty(inst, s, t)) continue;
+      if (inst.roll) return s;
+      if (st.area > bestArea) {
+        bestArea = st.area;
+        best = s;
+      }
+    }
+    return best;
+  }
+
+  /** Right-most extent of the parts on a sheet (the used length along x). */
+  usedTo(sh: Sheet): f64 {
+    const st = this.inst.stock[sh.stock];
+    let m = st.x0;
+    for (let k = 0; k < sh.items.length; k++) {
+      const pos = sh.items[k];
+      const shape = this.inst.types[this.itemType[this.order[pos]]].shapes[this.shapeOf[pos]];
+      m = Math.max(m, this.xs[pos] + shape.w);
+    }
+    return m;
+  }
+
+  unplaced(): i32 {
+    let u = 0;
+    for (let i = 0; i < this.sheetOf.length; i++) if (this.sheetOf[i] < 0) u++;
+    return u;
+  }
+
+  /**
+   * Lower is better: left-out parts first, then sheets, then stock area used, where the last
+   * sheet (and every roll) counts only up to its used length so emptying it pays.
+   */
+  cost(): f64 {
+    const inst = this.inst;
+    let maxArea: f64 = 1;
+    for (let s = 0; s < inst.stock.length; s++) {
+      const st = inst.stock[s];
+      maxArea = Math.max(maxArea, inst.roll ? (st.y1 - st.y0) * inst.scale * 4 : st.area);
+    }
+    let area: f64 = 0;
+    const n = this.sheets.length;
+    for (let s = 0; s < n; s++) {
+      const sh = this.sheets[s];
+      const st = inst.stock[sh.stock];
+      if (inst.roll || s == n - 1) area += (this.usedTo(sh) - st.x0) * (st.y1 - st.y0);
+      else area += st.area;
+    }
+    const sheetTerm: f64 = inst.roll ? 0 : <f64>n * maxArea * 2;
+    return <f64>this.unplaced() * maxArea * 1e4 + sheetTerm + area;
+  }
+}
+
+/** Some orientation of type t fits the empty usable region of stock row s (edge clearance kept). */
+export function fitsEmpty(inst: Instance, s: i32, t: i32): bool {
+  const st = inst.stock[s];
+  const shapes = inst.types[t].shapes;
+  for (let k = 0; k < shapes.length; k++) {
+    if (shapes[k].w + 2 * inst.edge <= st.x1 - st.x0 && shapes[k].h + 2 * inst.edge <= st.y1 - st.y0) return true;
+  }
+  return false;
+}

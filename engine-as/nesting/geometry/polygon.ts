@@ -1,0 +1,102 @@
+// Plane geometry on flat point arrays (x0, y0, x1, y1, ...). A shape is one or more closed
+// rings: ring 0 the outline, the others holes. "Material" is decided by the even-odd rule
+// over all rings, so a point in a hole is outside the part and winding never matters.
+
+/** Squared distance from point (px, py) to segment (ax, ay)-(bx, by). */
+@inline
+export function pointSegmentDist2(px: f64, py: f64, ax: f64, ay: f64, bx: f64, by: f64): f64 {
+  const dx = bx - ax;
+  const dy = by - ay;
+  const len2 = dx * dx + dy * dy;
+  let t: f64 = 0;
+  if (len2 > 0) {
+    t = ((px - ax) * dx + (py - ay) * dy) / len2;
+    if (t < 0) t = 0;
+    else if (t > 1) t = 1;
+  }
+  const ex = ax + t * dx - px;
+  const ey = ay + t * dy - py;
+  return ex * ex + ey * ey;
+}
+
+@inline
+function cross(ax: f64, ay: f64, bx: f64, by: f64, cx: f64, cy: f64): f64 {
+  return (bx - ax) * (cy - ay) - (by - ay) * (cx - ax);
+}
+
+/** True when the two segments properly cross (each splits the other); touching is left to the distance test. */
+export function segmentsIntersect(ax: f64, ay: f64, bx: f64, by: f64, cx: f64, cy: f64, dx: f64, dy: f64): bool {
+  const d1 = cross(cx, cy, dx, dy, ax, ay);
+  const d2 = cross(cx, cy, dx, dy, bx, by);
+  const d3 = cross(ax, ay, bx, by, cx, cy);
+  const d4 = cross(ax, ay, bx, by, dx, dy);
+  return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
+}
+
+/** Squared distance between two segments (0 when they cross). */
+export function segmentDist2(ax: f64, ay: f64, bx: f64, by: f64, cx: f64, cy: f64, dx: f64, dy: f64): f64 {
+  if (segmentsIntersect(ax, ay, bx, by, cx, cy, dx, dy)) return 0;
+  let m = pointSegmentDist2(ax, ay, cx, cy, dx, dy);
+  let v = pointSegmentDist2(bx, by, cx, cy, dx, dy);
+  if (v < m) m = v;
+  v = pointSegmentDist2(cx, cy, ax, ay, bx, by);
+  if (v < m) m = v;
+  v = pointSegmentDist2(dx, dy, ax, ay, bx, by);
+  if (v < m) m = v;
+  return m;
+}
+
+/**
+ * Even-odd point test over every ring of a shape: true when (px, py) lies in its material.
+ * `pts` holds the shape's points, ring r spans points ringStart[r] .. ringStart[r + 1] - 1,
+ * and the shape is shifted by (ox, oy).
+ */
+export function inMaterial(px: f64, py: f64, pts: Float64Array, ringStart: Int32Array, ox: f64, oy: f64): bool {
+  let inside = false;
+  const rings = ringStart.length - 1;
+  for (let r = 0; r < rings; r++) {
+    const a = unchecked(ringStart[r]);
+    const b = unchecked(ringStart[r + 1]);
+    let j = b - 1;
+    for (let i = a; i < b; i++) {
+      const xi = unchecked(pts[i << 1]) + ox;
+      const yi = unchecked(pts[(i << 1) + 1]) + oy;
+      const xj = unchecked(pts[j << 1]) + ox;
+      const yj = unchecked(pts[(j << 1) + 1]) + oy;
+      if ((yi > py) != (yj > py)) {
+        const xCross = xj + ((py - yj) * (xi - xj)) / (yi - yj);
+        if (px < xCross) inside = !inside;
+      }
+      j = i;
+    }
+  }
+  return inside;
+}
+
+/** Signed area of one ring (counter-clockwise positive). */
+export function ringArea(pts: Float64Array, from: i32, to: i32): f64 {
+  let s: f64 = 0;
+  let j = to - 1;
+  for (let i = from; i < to; i++) {
+    s += unchecked(pts[j << 1]) * unchecked(pts[(i << 1) + 1]) - unchecked(pts[i << 1]) * unchecked(pts[(j << 1) + 1]);
+    j = i;
+  }
+  return s * 0.5;
+}
+
+/** cos and sin of an angle in degrees, exact at multiples of 90 so right-angle turns stay exact. */
+export function cosSinDeg(deg: f64): StaticArray<f64> {
+  const out = new StaticArray<f64>(2);
+  const q = deg / 90.0;
+  if (q == Math.floor(q)) {
+    let k = <i32>(q % 4.0);
+    if (k < 0) k += 4;
+    out[0] = k == 0 ? 1.0 : k == 2 ? -1.0 : 0.0;
+    out[1] = k == 1 ? 1.0 : k == 3 ? -1.0 : 0.0;
+    return out;
+  }
+  const a = (deg * Math.PI) / 180.0;
+  out[0] = Math.cos(a);
+  out[1] = Math.sin(a);
+  return out;
+}

@@ -1,0 +1,121 @@
+// The flat input (mirrored by src/engine/nesting.ts; change together):
+//   header  [version, nStock, nTypes, gapParts, gapEdge, seed, budgetMs, effort, roll, 0, 0, 0]
+//   stock   nStock x [x0, y0, x1, y1, q (-1 = as many as needed), area]   usable region per sheet
+//   types   per type: q, nAngles, mirror (0/1), nAllowed, allowed stock rows..., angles...,
+//           nRings, then per ring: nPoints, x0, y0, x1, y1, ...   (ring 0 the outline)
+// `roll` 1: stock is open-ended along x (x1 caps it) and the objective is the used length.
+
+import { Shape } from "./collision/shape";
+
+export const FORMAT_VERSION: f64 = 1;
+const HEADER_LEN = 12;
+const STOCK_STRIDE = 6;
+
+export class Stock {
+  x0: f64; y0: f64; x1: f64; y1: f64;
+  /** -1: as many as needed. */
+  q: i32;
+  area: f64;
+}
+
+export class PartType {
+  q: i32;
+  /** One shape per allowed orientation (angles, then their mirror images). */
+  shapes: Array<Shape> = new Array<Shape>();
+  /** allowed[s]: this part may be cut from stock row s. */
+  allowed: Uint8Array = new Uint8Array(0);
+  area: f64 = 0;
+  /** Smallest bounding-box side over the orientations: sets the placement step. */
+  minSide: f64 = Infinity;
+}
+
+export class Instance {
+  stock: Array<Stock> = new Array<Stock>();
+  types: Array<PartType> = new Array<PartType>();
+  /** Clearance between parts and from the usable region's edge, each with a hair of margin added. */
+  gap: f64 = 0;
+  edge: f64 = 0;
+  seed: f64 = 1;
+  budgetMs: f64 = 0;
+  /** Evaluations before the search stops (0: only the budget stops it). */
+  effort: f64 = 0;
+  roll: bool = false;
+  /** Rounding margin: a billionth of the scale. */
+  hair: f64 = 0;
+  /** Largest usable extent: the length scale for margins and steps. */
+  scale: f64 = 1;
+}
+
+/** Decodes the flat input; null when it is malformed (the host validated it already). */
+export function decode(a: Float64Array): Instance | null {
+  if (a.length < HEADER_LEN || a[0] != FORMAT_VERSION) return null;
+  const inst = new Instance();
+  const nStock = <i32>a[1];
+  const nTypes = <i32>a[2];
+  inst.seed = a[5];
+  inst.budgetMs = a[6];
+  inst.effort = a[7];
+  inst.roll = a[8] == 1;
+  let p = HEADER_LEN;
+  let scale: f64 = 0;
+  for (let s = 0; s < nStock; s++) {
+    const st = new Stock();
+    st.x0 = a[p]; st.y0 = a[p + 1]; st.x1 = a[p + 2]; st.y1 = a[p + 3];
+    st.q = <i32>a[p + 4];
+    st.area = a[p + 5];
+    p += STOCK_STRIDE;
+    scale = Math.max(scale, st.y1 - st.y0);
+    if (!inst.roll) scale = Math.max(scale, st.x1 - st.x0);
+    inst.stock.push(st);
+  }
+  inst.scale = scale > 0 ? scale : 1;
+  // A relative hair of margin keeps placed parts strictly apart despite rounding; the edge
+  // may be overshot by a few hairs so that parts fitting exactly still fit.
+  const hair = inst.scale * 1e-9;
+  inst.hair = hair;
+  inst.gap = a[3] + hair;
+  inst.edge = a[4] - hair * 10;
+  for (let t = 0; t < nTypes; t++) {
+    if (p + 4 > a.length) return null;
+    const type = new PartType();
+    type.q = <i32>a[p];
+    const nAngles = <i32>a[p + 1];
+    const mirror = a[p + 2] == 1;
+    const nAllowed = <i32>a[p + 3];
+    p += 4;
+    type.allowed = new Uint8Array(nStock);
+    for (let k = 0; k < nAllowed; k++) type.allowed[<i32>a[p + k]] = 1;
+    p += nAllowed;
+    const angles = new Float64Array(nAngles);
+    for (let k = 0; k < nAngles; k++) angles[k] = a[p + k];
+    p += nAngles;
+    const nRings = <i32>a[p++];
+    const ringStart = new Int32Array(nRings + 1);
+    let total = 0;
+    let q = p;
+    for (let r = 0; r < nRings; r++) {
+      const n = <i32>a[q];
+      ringStart[r] = total;
+      total += n;
+      q += 1 + 2 * n;
+    }
+    ringStart[nRings] = total;
+    const raw = new Float64Array(total * 2);
+    let w = 0;
+    for (let r = 0; r < nRings; r++) {
+      const n = <i32>a[p++];
+      for (let k = 0; k < 2 * n; k++) raw[w++] = a[p++];
+    }
+    const sides: i32 = mirror ? 2 : 1;
+    for (let m = 0; m < sides; m++) {
+      for (let k = 0; k < nAngles; k++) {
+        const shape = new Shape(raw, ringStart, angles[k], m == 1);
+        type.shapes.push(shape);
+        type.area = shape.area;
+        type.minSide = Math.min(type.minSide, Math.min(shape.w, shape.h));
+      }
+    }
+    inst.types.push(type);
+  }
+  return inst;
+}

@@ -1,0 +1,156 @@
+// The search: a bottom-left-fill start (largest parts first), then late-acceptance hill
+// climbing on swaps and moves of order positions; each candidate rebuilds the layout only
+// from the first changed position (the prefix is kept), so moves near the end are cheap. On
+// one roll, strip compaction (compact.ts) takes over after a quarter of the time; on sheets,
+// each sheet is finally moved to the smallest stock that takes it (downsize.ts). Every phase
+// stops at the effort limit (deterministic) or at the budget.
+
+import { Budget } from "../../common/clock";
+import { Rng, seedFromF64 } from "../../common/rng";
+import { Layout } from "../construct/layout";
+import { Instance } from "../instance";
+import { Compactor, MAX_COMPACT_ITEMS } from "./compact";
+import { downsizeSheets } from "./downsize";
+
+const HISTORY = 40;
+
+/** Sort keys of the start order (a global: AssemblyScript comparators cannot capture). */
+let sortKeys = new Array<f64>(0);
+function largerFirst(a: i32, b: i32): i32 {
+  const d = sortKeys[b] - sortKeys[a];
+  return d > 0 ? 1 : d < 0 ? -1 : a - b;
+}
+
+export class Search {
+  inst: Instance;
+  budget: Budget;
+  best: Layout = changetype<Layout>(0);
+  bestCost: f64 = Infinity;
+  evaluations: i32 = 0;
+  timeToBestMs: f64 = 0;
+  stoppedByDeadline: bool = false;
+  compactions: i32 = 0;
+  compactionAttempts: i32 = 0;
+  itemType: Int32Array;
+
+  constructor(inst: Instance, budget: Budget) {
+    this.inst = inst;
+    this.budget = budget;
+    let n = 0;
+    for (let t = 0; t < inst.types.length; t++) n += inst.types[t].q;
+    this.itemType = new Int32Array(n);
+    let i = 0;
+    for (let t = 0; t < inst.types.length; t++) for (let c = 0; c < inst.types[t].q; c++) this.itemType[i++] = t;
+    this.best = new Layout(inst, this.itemType);
+  }
+
+  run(): void {
+    const inst = this.inst;
+    const n = this.itemType.length;
+    const current = new Layout(inst, this.itemType);
+    current.budget = this.budget;
+    // Start: largest parts first (their holes then take the small ones), ties by type.
+    sortKeys = new Array<f64>(n);
+    for (let i = 0; i < n; i++) {
+      const type = inst.types[this.itemType[i]];
+      sortKeys[i] = type.area + type.shapes[0].holeArea;
+    }
+    const idx = new Array<i32>(n);
+    for (let i = 0; i < n; i++) idx[i] = i;
+    idx.sort(largerFirst);
+    for (let i = 0; i < n; i++) current.order[i] = idx[i];
+    current.rebuildFrom(0);
+    let currentCost = current.cost();
+    this.evaluations = 1;
+    this.keep(current, currentCost);
+    if (current.cutShort) {
+      this.stoppedByDeadline = true;
+      return;
+    }
+    const rng = new Rng(seedFromF64(inst.seed));
+    // One roll: the order search gets a tenth of the time, strip compaction the rest.
+    const compactable = inst.roll && n <= MAX_COMPACT_ITEMS && this.best.sheets.length == 1 && this.best.unplaced() == 0;
+    // Sheets keep a tenth of the time for fitting each sheet to the smallest stock that takes it.
+    const orderBudget = new Budget((this.budget.deadline - this.budget.start) * (compactable ? 0.1 : 0.9));
+    const orderEffort = compactable ? inst.effort * 0.5 : inst.effort;
+    // Reordering copies of one part changes nothing: with a single type there is no order to search.
+    if (n >= 2 && inst.types.length >= 2) this.searchOrder(current, currentCost, rng, orderBudget, orderEffort);
+    // Judged now: the order phase's own clock keeps running through compaction.
+    const orderCutShort = orderBudget.expired();
+    if (compactable && this.best.sheets.length == 1 && this.best.unplaced() == 0) {
+      const maxSweeps: i64 = inst.effort > 0 ? <i64>(inst.effort * 2) : i64.MAX_VALUE;
+      const compactor = new Compactor(this.best, rng, this.budget, maxSweeps);
+      compactor.run();
+      this.evaluations += <i32>compactor.sweeps;
+      this.compactions = compactor.improved;
+      this.compactionAttempts = compactor.attempts;
+      if (compactor.improved > 0) {
+        this.bestCost = this.best.cost();
+        this.timeToBestMs = this.budget.elapsed();
+      }
+    }
+    if (orderCutShort || this.budget.expired()) this.stoppedByDeadline = true;
+    downsizeSheets(this.best, this.budget);
+  }
+
+  private searchOrder(current: Layout, currentCost: f64, rng: Rng, budget: Budget, effort: f64): void {
+    const inst = this.inst;
+    const n = this.itemType.length;
+    const history = new Float64Array(HISTORY);
+    for (let h = 0; h < HISTORY; h++) history[h] = currentCost;
+    let candidate = new Layout(inst, this.itemType);
+    candidate.budget = this.budget;
+    let cur = current;
+    while (true) {
+      if (effort > 0 && <f64>this.evaluations >= effort) break;
+      if (budget.expired()) break;
+      candidate.copyFrom(cur);
+      const from = this.mutate(candidate, rng);
+      if (from < 0) {
+        // A move that changes nothing still counts as effort, so the limit always ends the search.
+        this.evaluations++;
+        continue;
+      }
+      candidate.rebuildFrom(from);
+      const cost = candidate.cost();
+      const slot = this.evaluations % HISTORY;
+      this.evaluations++;
+      if (cost <= currentCost || cost < history[slot]) {
+        const t = cur;
+        cur = candidate;
+        candidate = t;
+        currentCost = cost;
+        if (cost < this.bestCost) this.keep(cur, cost);
+      }
+      if (currentCost < history[slot]) history[slot] = currentCost;
+    }
+  }
+
+  /** Swaps two positions of different types, or moves one earlier; returns the first changed position. */
+  private mutate(l: Layout, rng: Rng): i32 {
+    const n = l.order.length;
+    const i = rng.int(n);
+    const j = rng.int(n);
+    if (i == j) return -1;
+    const a = i < j ? i : j;
+    const b = i < j ? j : i;
+    if (this.itemType[l.order[a]] == this.itemType[l.order[b]]) return -1;
+    if (rng.int(2) == 0) {
+      const t = l.order[a];
+      l.order[a] = l.order[b];
+      l.order[b] = t;
+    } else {
+      // Move the item at b to a, shifting the ones between back by one.
+      const t = l.order[b];
+      for (let k = b; k > a; k--) l.order[k] = l.order[k - 1];
+      l.order[a] = t;
+    }
+    return a;
+  }
+
+  private keep(l: Layout, cost: f64): void {
+    this.best.copyFrom(l);
+    this.bestCost = cost;
+    this.timeToBestMs = this.budget.elapsed();
+  }
+}

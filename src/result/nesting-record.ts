@@ -1,0 +1,169 @@
+// Nesting engine solution -> the SmartCut v3 result record. One stock entry per sheet (or
+// roll piece, whose l is the length used, trims and edge clearance included); each placed
+// part carries rotation (degrees), mirrored, and its outline and holes in stock coordinates.
+// Nothing is cut by a saw, so cuts and offcuts are empty; a sheet's cut length is the
+// length of the contours the tool follows (outlines and holes).
+import type { MappedNesting } from '../engine/nesting-problem.js';
+import { placePoint, type NestingSolution } from '../engine/nesting.js';
+import { signedArea, type Pt } from '../engine/nesting-shapes.js';
+import type { CalcRequest } from '../schema/request.js';
+import type { ResultPart, ResultRecord, ResultStock } from '../schema/result.js';
+import { listParts, machiningCounts, type Placement } from './parts.js';
+
+const round = (v: number) => Math.round(v * 1e6) / 1e6;
+
+const perimeter = (ring: Pt[]) => ring.reduce((s, p, i) => s + Math.hypot(ring[(i + 1) % ring.length].x - p.x, ring[(i + 1) % ring.length].y - p.y), 0);
+const materialArea = (rings: Pt[][]) => Math.abs(signedArea(rings[0])) - rings.slice(1).reduce((s, r) => s + Math.abs(signedArea(r)), 0);
+
+interface Extra { rotation: number; mirrored: boolean; placedOutline: Pt[]; placedHoles: Pt[][] }
+
+export interface NestingBuildOptions {
+  jobId: number;
+}
+
+export function buildNestingRecord(request: CalcRequest, mapped: MappedNesting, solution: NestingSolution, options: NestingBuildOptions): ResultRecord {
+  const { saw } = request;
+  const roll = saw.stockType === 'roll';
+  const edge = mapped.problem.edge;
+  const rowOfType = new Map<number, number>();
+  mapped.typeOf.forEach((t, row) => t >= 0 && rowOfType.set(t, row));
+
+  // Stock entries, one per sheet the engine used.
+  const perRow = new Map<number, number>();
+  const sheetIds: string[] = [];
+  const sheetLength: number[] = [];
+  for (const sheet of solution.sheets) {
+    const s = request.stock[sheet.stock];
+    const k = perRow.get(s.index) ?? 0;
+    perRow.set(s.index, k + 1);
+    sheetIds.push(`${s.index}.${k}`);
+    sheetLength.push(roll ? Math.min(s.l, s.trim.w1 + sheet.usedLength + edge + s.trim.w2) : s.l);
+  }
+
+  const placements: Placement[][] = request.parts.map(() => []);
+  const extras: Extra[][] = request.parts.map(() => []);
+  const sheetStats = solution.sheets.map(() => ({ parts: 0, area: 0, contours: 0, cutLength: 0 }));
+  for (const item of solution.items) {
+    if (item.sheet < 0) continue;
+    const row = rowOfType.get(item.type)!;
+    const part = request.parts[row];
+    const rings = mapped.rings[row].map((ring) => ring.map((p) => placePoint(item, p.x, p.y)));
+    const frame = [[0, 0], [part.l, 0], [part.l, part.w], [0, part.w]].map(([x, y]) => placePoint(item, x, y));
+    const x = Math.min(...frame.map((p) => p.x));
+    const y = Math.min(...frame.map((p) => p.y));
+    const rotation = ((item.angle % 360) + 360) % 360;
+    placements[row].push({ x, y, rot: Math.abs((rotation % 180) - 90) < 1e-9 ? 1 : 0, stockId: sheetIds[item.sheet] });
+    extras[row].push({
+      rotation: round(rotation),
+      mirrored: item.mirror,
+      placedOutline: rings[0].map((p) => ({ x: round(p.x), y: round(p.y) })),
+      placedHoles: rings.slice(1).map((ring) => ring.map((p) => ({ x: round(p.x), y: round(p.y) }))),
+    });
+    const st = sheetStats[item.sheet];
+    st.parts++;
+    st.area += materialArea(rings);
+    st.contours += rings.length;
+    st.cutLength += rings.reduce((sum, ring) => sum + perimeter(ring), 0);
+  }
+
+  const stock: ResultStock[] = [];
+  const totals = { stockArea: 0, partArea: 0, cuts: 0, cutLength: 0, trimArea: 0, cost: 0, produced: 0, rollLength: 0 };
+  const usedStockTally: Record<string, number> = {};
+  const materialSummary: Record<string, { stockUsed: number; stockArea: number; partArea: number }> = {};
+  solution.sheets.forEach((sheet, i) => {
+    const s = request.stock[sheet.stock];
+    const l = sheetLength[i];
+    const st = sheetStats[i];
+    const area = l * s.w;
+    stock.push({
+      id: sheetIds[i], name: s.name, l: round(l), w: s.w, t: s.t ?? null, material: s.material, grain: s.grain, type: roll ? 'roll' : 'sheet',
+      used: true, trim: s.trim, cost: s.cost, notes: s.notes, customData: s.customData, stack: 1,
+      analysis: {
+        areaEfficiency: round(st.area / area), partArea: round(st.area), totalParts: st.parts,
+        numberOfCuts: st.contours, cutLength: round(st.cutLength), stackedNumberOfCuts: st.contours, stackedCutLength: round(st.cutLength),
+        bandingLength: 0, finishArea: 0, rollLength: roll ? round(l) : 0,
+      },
+    });
+    totals.stockArea += area;
+    totals.partArea += st.area;
+    totals.cuts += st.contours;
+    totals.cutLength += st.cutLength;
+    totals.trimArea += area - (l - s.trim.w1 - s.trim.w2) * (s.w - s.trim.l1 - s.trim.l2);
+    totals.cost += s.cost;
+    totals.produced += st.parts;
+    if (roll) totals.rollLength += l;
+    usedStockTally[s.id] = (usedStockTally[s.id] ?? 0) + 1;
+    const m = (materialSummary[s.material] ??= { stockUsed: 0, stockArea: 0, partArea: 0 });
+    m.stockUsed++;
+    m.stockArea += area;
+    m.partArea += st.area;
+  });
+  for (const s of request.stock) {
+    if (perRow.has(s.index)) continue;
+    stock.push({
+      id: `${s.index}.0`, name: s.name, l: s.l, w: s.w, t: s.t ?? null, material: s.material, grain: s.grain, type: roll ? 'roll' : 'sheet',
+      used: false, trim: s.trim, cost: s.cost, notes: s.notes, customData: s.customData, stack: 0,
+      analysis: { areaEfficiency: 0, partArea: 0, totalParts: 0, numberOfCuts: 0, cutLength: 0, stackedNumberOfCuts: 0, stackedCutLength: 0, bandingLength: 0, finishArea: 0, rollLength: 0 },
+    });
+  }
+
+  const listed = listParts(request, placements, mapped.blocked,
+    (missing, q) => `not enough stock: ${missing} of ${q} could not be nested on the stock available${solution.stats.stoppedByDeadline ? ' within the time budget' : ''}`);
+  const parts: ResultPart[] = listed.parts.map((p) => {
+    const [row, copy] = p.id.split('.').map(Number);
+    const extra = p.added ? extras[row][copy] : undefined;
+    return extra ? { ...p, ...extra } : p;
+  });
+  const unusableParts = listed.unusableParts;
+
+  // Area bound: the parts that can be placed need at least this many of the largest sheet.
+  let placeableArea = 0;
+  request.parts.forEach((p, row) => {
+    if (mapped.typeOf[row] >= 0) placeableArea += materialArea(mapped.rings[row]) * p.q;
+  });
+  const largest = Math.max(0, ...mapped.problem.stock.map((s) => (s.x1 - s.x0) * (s.y1 - s.y0)));
+  const lowerBound = roll ? Math.min(1, solution.sheets.length) : largest > 0 ? Math.ceil(placeableArea / largest - 1e-9) : 0;
+  const addedPartTally: Record<string, number> = {};
+  placements.forEach((list, row) => list.length && (addedPartTally[String(row)] = list.length));
+  const { holes, corners } = machiningCounts(request);
+  return {
+    jobId: options.jobId,
+    saw: { ...saw },
+    stock,
+    parts,
+    cuts: [],
+    offcuts: [],
+    unusableParts,
+    metadata: {
+      totalEfficiency: totals.stockArea > 0 ? round(totals.partArea / totals.stockArea) : 0,
+      totalCuts: totals.cuts,
+      totalCutLength: round(totals.cutLength),
+      totalStackedCuts: totals.cuts,
+      totalStackedCutLength: round(totals.cutLength),
+      totalStockArea: round(totals.stockArea),
+      totalStockUsedArea: round(totals.stockArea),
+      totalPartArea: round(totals.partArea),
+      totalOffcutsArea: 0,
+      totalOffcuts: 0,
+      totalBladeArea: 0,
+      totalTrimArea: round(totals.trimArea),
+      totalPartsProduced: totals.produced,
+      totalUsedStock: solution.sheets.length,
+      totalRollLength: round(totals.rollLength),
+      totalStockCost: round(totals.cost),
+      usedStockTally,
+      addedPartTally,
+      unplacedParts: unusableParts.map((u) => ({ id: u.id, count: u.q, name: u.name, l: u.l, w: u.w, t: u.t, material: u.material })),
+      materialSummary,
+      totalBandingLength: 0,
+      bandingLengthByType: {},
+      hasMachining: holes + corners > 0,
+      numHoles: holes,
+      numCorners: corners,
+      lowerBound,
+      lowerBoundGap: Math.max(0, solution.sheets.length - lowerBound),
+      seed: saw.options.seed,
+      engine: { ...solution.stats },
+    },
+  };
+}

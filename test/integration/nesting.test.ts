@@ -1,0 +1,178 @@
+// cutType nesting end to end: parts with outline and holes posted to /v3/calculate, nested
+// with their true shape, and every returned layout checked by the independent validator
+// (test/support/validate-nesting.ts): placed outlines equal the requested ones as turned,
+// no overlap, clearance between parts and from the stock edge, parts inside holes allowed.
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call, solveChecked } from '../support/client.js';
+import { DEV_KEY, ROOT, startServer, type KerfServer } from '../support/server.js';
+import { validateNestingRecord } from '../support/validate-nesting.js';
+
+const shapes = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures/nesting/shapes.json'), 'utf8'));
+
+let server: KerfServer;
+beforeAll(async () => {
+  server = await startServer({ env: { KERF_RATE_PER_MINUTE: '10000', KERF_JOB_BUDGET_MS: '30000' } });
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const solve = (request: unknown) => solveChecked(server.url, DEV_KEY, request, validateNestingRecord);
+const post = (request: unknown) => call(`${server.url}/v3/calculate`, { method: 'POST', key: DEV_KEY, body: request });
+const placed = (result: any) => result.parts.filter((p: any) => p.added);
+
+const mixed = {
+  saw: { cutType: 'nesting', stockType: 'sheet', bladeWidth: 6, options: { minSpacing: 2 } },
+  stock: [{ l: 1000, w: 600, q: 3, trim: { l1: 5, l2: 5, w1: 5, w2: 5 } }],
+  parts: [
+    { l: 300, w: 200, q: 4, name: 'ell', outline: shapes.lShape },
+    { l: 240, w: 160, q: 6, name: 'wedge', outline: shapes.triangle },
+    { l: 120, w: 80, q: 3, name: 'plain' },
+  ],
+};
+
+describe('nesting on sheets', () => {
+  it('places every part with its true shape, clear of the others by blade + spacing', async () => {
+    const result = await solve(mixed);
+    expect(placed(result)).toHaveLength(13);
+    expect(result.unusableParts).toEqual([]);
+    for (const p of placed(result)) {
+      expect([0, 90, 180, 270]).toContain(p.rotation);
+      expect(p.rot).toBe(p.rotation % 180 === 90 ? 1 : 0);
+      expect(p.placedOutline.length).toBe(p.name === 'ell' ? 6 : p.name === 'wedge' ? 3 : 4);
+    }
+    // The triangles pair up along their long edges: far less than the squared-off area is used.
+    const partArea = 4 * (300 * 100 + 100 * 100) + 6 * (240 * 160) / 2 + 3 * 120 * 80;
+    expect(result.metadata.totalPartArea).toBeCloseTo(partArea, 3);
+    expect(result.metadata.totalUsedStock).toBe(1);
+    expect(result.metadata.totalEfficiency).toBeCloseTo(partArea / (1000 * 600), 5);
+    expect(result.cuts).toEqual([]);
+  });
+
+  it('gives the same layout for the same request and seed', async () => {
+    // Small enough that the search ends at its effort limit, well before the job budget.
+    const small = { ...mixed, parts: mixed.parts.map((p) => ({ ...p, q: 2 })) };
+    const [a, b] = await Promise.all([solve(small), solve(small)]);
+    const layout = (r: any) => r.parts.map((p: any) => [p.id, p.stock?.id, p.x, p.y, p.rotation]);
+    expect(layout(b)).toEqual(layout(a));
+  });
+
+  it('puts small parts inside the hole of a large one (part in part)', async () => {
+    // The sheet leaves no room beside the frame: the squares only fit in its 160 x 160 hole.
+    const result = await solve({
+      saw: { cutType: 'nesting', bladeWidth: 4 },
+      stock: [{ l: 210, w: 210, q: 1 }],
+      parts: [
+        { l: 200, w: 200, name: 'frame', ...shapes.frame },
+        { l: 70, w: 70, q: 4, name: 'square' },
+      ],
+    });
+    expect(placed(result)).toHaveLength(5);
+    const frame = result.parts.find((p: any) => p.name === 'frame');
+    expect(frame.placedHoles).toHaveLength(1);
+    const hole = frame.placedHoles[0];
+    const [hx0, hx1] = [Math.min(...hole.map((p: any) => p.x)), Math.max(...hole.map((p: any) => p.x))];
+    for (const sq of result.parts.filter((p: any) => p.name === 'square')) {
+      expect(sq.x).toBeGreaterThan(hx0);
+      expect(sq.x + 70).toBeLessThan(hx1);
+    }
+  });
+
+  it('turns grain-locked parts by 180 degrees only, any step with free rotation, and mirrors when allowed', async () => {
+    const result = await solve({
+      saw: { cutType: 'nesting', bladeWidth: 2, nestingOptions: { freeRotation: true, rotationStep: 30, mirror: true } },
+      stock: [{ l: 900, w: 500, grain: 'l' }],
+      parts: [
+        { l: 300, w: 200, q: 3, name: 'locked', grain: 'l', outline: shapes.lShape },
+        { l: 240, w: 160, q: 4, name: 'free', outline: shapes.triangle },
+      ],
+    });
+    expect(placed(result)).toHaveLength(7);
+    for (const p of placed(result)) {
+      if (p.name === 'locked') expect([0, 180]).toContain(p.rotation);
+      else expect(p.rotation % 30).toBeCloseTo(0, 6);
+      expect(typeof p.mirrored).toBe('boolean');
+    }
+  });
+
+  it('accepts clockwise outlines and holes the same as counter-clockwise ones', async () => {
+    const cw = [...shapes.lShape].reverse();
+    const result = await solve({ ...mixed, parts: [{ l: 300, w: 200, q: 5, name: 'ell', outline: cw }] });
+    expect(placed(result)).toHaveLength(5);
+  });
+
+  it('lists a part larger than every sheet as unusable, with the reason', async () => {
+    const result = await solve({
+      saw: { cutType: 'nesting' },
+      stock: [{ l: 500, w: 300 }],
+      parts: [{ l: 300, w: 200, q: 2, outline: shapes.lShape }, { l: 800, w: 400, name: 'huge' }],
+    });
+    expect(placed(result)).toHaveLength(2);
+    expect(result.unusableParts).toEqual([expect.objectContaining({ id: '1', q: 1, issues: [expect.objectContaining({ message: expect.stringMatching(/larger than the usable area of every matching stock/) })] })]);
+  });
+});
+
+describe('nesting on rolls', () => {
+  it('packs onto the roll and reports the length used', async () => {
+    const result = await solve({
+      saw: { cutType: 'nesting', stockType: 'roll', bladeWidth: 3 },
+      stock: [{ l: 10000, w: 600, trim: { w1: 10, w2: 10 } }],
+      parts: [{ l: 300, w: 200, q: 6, outline: shapes.lShape }, { l: 240, w: 160, q: 6, outline: shapes.triangle }],
+    });
+    expect(placed(result)).toHaveLength(12);
+    const roll = result.stock.find((s: any) => s.used);
+    const reach = Math.max(...placed(result).flatMap((p: any) => p.placedOutline.map((q: any) => q.x)));
+    expect(roll.l).toBeCloseTo(reach + 10, 6);
+    expect(roll.l).toBeLessThan(1500);
+    expect(result.metadata.totalRollLength).toBe(roll.l);
+    expect(roll.analysis.rollLength).toBe(roll.l);
+  });
+});
+
+describe('bad shapes are refused with the field named', () => {
+  const base = { saw: { cutType: 'nesting' }, stock: [{ l: 1000, w: 500 }] };
+  const issue = async (part: unknown) => {
+    const reply = await post({ ...base, parts: [part] });
+    expect(reply.status).toBe(400);
+    return reply.json.details.issues[0];
+  };
+
+  it('a self-intersecting outline', async () => {
+    expect(await issue({ l: 100, w: 100, outline: shapes.bowtie })).toEqual({ path: 'parts[0].outline', message: expect.stringMatching(/intersects itself/) });
+  });
+
+  it('a degenerate outline', async () => {
+    expect(await issue({ l: 100, w: 100, outline: [{ x: 0, y: 0 }, { x: 50, y: 50 }, { x: 100, y: 100 }] })).toEqual({ path: 'parts[0].outline', message: expect.stringMatching(/degenerate/) });
+    expect(await issue({ l: 100, w: 100, outline: [{ x: 0, y: 0 }, { x: 100, y: 0 }] })).toEqual({ path: 'parts[0].outline', message: expect.stringMatching(/at least 3/) });
+  });
+
+  it('a hole outside the outline', async () => {
+    const hole = [{ x: 250, y: 150 }, { x: 280, y: 150 }, { x: 280, y: 180 }];
+    expect(await issue({ l: 300, w: 200, outline: shapes.lShape, holes: [hole] })).toEqual({ path: 'parts[0].holes[0]', message: expect.stringMatching(/not inside the outline/) });
+  });
+
+  it('an outline outside the part frame', async () => {
+    expect(await issue({ l: 100, w: 100, outline: [{ x: 0, y: 0 }, { x: 150, y: 0 }, { x: 0, y: 100 }] })).toEqual({ path: 'parts[0].outline[1]', message: expect.stringMatching(/outside the part's frame/) });
+  });
+
+  it('a coordinate that is not a number', async () => {
+    const reply = await post({ ...base, parts: [{ l: 100, w: 100, outline: [{ x: 0, y: 0 }, { x: 'NaN', y: 0 }, { x: 0, y: 100 }] }] });
+    expect(reply.status).toBe(400);
+    expect(reply.json.details.issues[0].path).toBe('parts[0].outline[1].x');
+  });
+});
+
+describe('analysis output goes straight in', () => {
+  it('nests the parts of a model as analysed (role nesting, slots and frames)', async () => {
+    const bytes = new Uint8Array(fs.readFileSync(path.join(ROOT, 'test/fixtures/models/laserconvert_big_box_v2.stp')));
+    const analysis = await call(`${server.url}/v3/model/analysis`, { method: 'POST', key: DEV_KEY, body: bytes, headers: { 'content-type': 'application/octet-stream' } });
+    expect(analysis.status).toBe(200);
+    const parts = analysis.json.parts;
+    expect(parts.some((p: any) => p.role === 'nesting' && p.holes?.length)).toBe(true);
+    const result = await solve({ saw: { cutType: 'nesting', bladeWidth: 3 }, stock: [{ l: 800, w: 600, t: 3 }], parts });
+    expect(result.unusableParts).toEqual([]);
+    expect(placed(result)).toHaveLength(parts.reduce((n: number, p: any) => n + (p.q ?? 1), 0));
+  });
+});

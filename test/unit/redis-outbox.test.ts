@@ -1,0 +1,92 @@
+// The webhook outbox on Redis (real Redis, own key prefix, deleted after): deliveries are
+// written with the job's result, handed out leased with a fresh attempt number, logged for the
+// account page, and sent again on request.
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { RedisJobStore } from '../../src/jobs/redis-store.js';
+import { RedisKeys } from '../../src/queue/redis-keys.js';
+import { RedisOutbox } from '../../src/webhooks/redis-outbox.js';
+import type { NewDelivery } from '../../src/webhooks/outbox.js';
+import { dropPrefix, testPrefix, TEST_REDIS_URL } from '../support/redis.js';
+
+let prefix: string;
+let store: RedisJobStore;
+let outbox: RedisOutbox;
+
+beforeEach(async () => {
+  prefix = testPrefix('outbox');
+  store = await RedisJobStore.open({ url: TEST_REDIS_URL, prefix, retentionMs: 3_600_000, lockMs: 30_000 });
+  outbox = new RedisOutbox(store.client, new RedisKeys(prefix));
+});
+
+afterEach(async () => {
+  await store.close();
+  await dropPrefix(prefix);
+});
+
+/** Runs a job to completion with a delivery, the only way a delivery enters the outbox. */
+async function finishedJobWithDelivery(id: string, accountId = 7): Promise<NewDelivery> {
+  const jobId = await store.submit({ accountId, kind: 'calculate', request: '{}' });
+  const claimed = (await store.claim('w1'))!;
+  const delivery: NewDelivery = { id, accountId, jobId, event: 'job.completed', url: 'https://example.com/hook', accountDefault: false, body: '{"r":1}' };
+  expect(await store.complete(jobId, claimed.attempt, '{"r":1}', 5, delivery)).toBe(true);
+  return delivery;
+}
+
+describe('webhook outbox: redis', () => {
+  it('hands a due delivery to one sender at a time, each with its own attempt number', async () => {
+    await finishedJobWithDelivery('d1');
+    const now = Date.now();
+    const first = await outbox.takeDue(now, 10);
+    expect(first.map((d) => [d.id, d.attempts, d.body])).toEqual([['d1', 0, '{"r":1}']]);
+    // Leased: another node asking now gets nothing.
+    expect(await outbox.takeDue(now, 10)).toEqual([]);
+    // The lease runs out (the sender died): the next sender gets the next attempt number.
+    const afterLease = await outbox.takeDue(now + 10 * 60_000, 10);
+    expect(afterLease.map((d) => [d.id, d.attempts])).toEqual([['d1', 1]]);
+  });
+
+  it('schedules retries, logs attempts and closes a delivered one', async () => {
+    await finishedJobWithDelivery('d2');
+    const now = Date.now();
+    await outbox.takeDue(now, 10);
+    await outbox.recordAttempt('d2', { attempt: 1, at: now, status: 503, error: null, durationMs: 12 });
+    await outbox.update('d2', 'pending', 1, now + 5_000, 503, 'HTTP 503', now);
+    expect(await outbox.takeDue(now + 1_000, 10)).toEqual([]);
+    const retry = await outbox.takeDue(now + 5_000, 10);
+    expect(retry.map((d) => [d.attempts, d.lastStatus, d.lastError])).toEqual([[1, 503, 'HTTP 503']]);
+    await outbox.recordAttempt('d2', { attempt: 2, at: now + 5_000, status: 204, error: null, durationMs: 9 });
+    await outbox.update('d2', 'delivered', 2, now + 5_000, 204, null, now + 5_000);
+    expect(await outbox.takeDue(now + 3_600_000, 10)).toEqual([]);
+
+    const [logged] = await outbox.log(7, now - 60_000);
+    expect(logged).toMatchObject({ id: 'd2', state: 'delivered', attempts: 2, lastStatus: 204, lastError: null });
+    expect(logged.attemptLog.map((a) => [a.attempt, a.status])).toEqual([[1, 503], [2, 204]]);
+    expect(await outbox.log(8, now - 60_000)).toEqual([]);
+  });
+
+  it('sends a finished delivery again on request, only for its own account', async () => {
+    await finishedJobWithDelivery('d3');
+    const now = Date.now();
+    await outbox.takeDue(now, 10);
+    await outbox.update('d3', 'failed', 1, now, 400, 'HTTP 400', now);
+    expect(await outbox.redeliver('d3', 8, now)).toBe(false);
+    expect(await outbox.redeliver('nope', 7, now)).toBe(false);
+    expect(await outbox.redeliver('d3', 7, now)).toBe(true);
+    expect(await outbox.redeliver('d3', 7, now)).toBe(false);
+    expect((await outbox.takeDue(now, 10)).map((d) => [d.id, d.attempts])).toEqual([['d3', 1]]);
+  });
+
+  it('replays what was skipped while the endpoint was disabled', async () => {
+    await finishedJobWithDelivery('d4');
+    await finishedJobWithDelivery('d5');
+    const now = Date.now();
+    await outbox.takeDue(now, 10);
+    await outbox.update('d4', 'skipped', 0, now, null, 'endpoint disabled', now);
+    await outbox.update('d5', 'skipped', 0, now, null, 'endpoint disabled', now);
+    expect(await outbox.replaySkipped(8, now)).toBe(0);
+    expect(await outbox.replaySkipped(7, now)).toBe(2);
+    // Nothing was sent before, so the replay sends attempt 1 (the deliverer sends attempts + 1).
+    expect((await outbox.takeDue(now, 10)).map((d) => [d.id, d.attempts]).sort()).toEqual([['d4', 0], ['d5', 0]]);
+    expect(await outbox.replaySkipped(7, now)).toBe(0);
+  });
+});
