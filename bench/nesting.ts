@@ -9,6 +9,12 @@
 //   BENCH_NESTING_SECONDS    per instance, default 60
 //   BENCH_NESTING_INSTANCES  comma list of names (default all)
 //   BENCH_NESTING_DIR        default /work/shared/bench/instances/irregular-strip-esicup
+//   BENCH_NESTING_SHEETS=1   sheet mode instead: each instance's parts onto sheets strip height
+//                            x BENCH_NESTING_SHEET_RATIO (default 0.5) times it (at least the
+//                            longest part), effort-limited
+//                            (BENCH_NESTING_EFFORT, default 500), with and without the sheet
+//                            compaction (fitting the last sheet's parts into earlier sheets);
+//                            prints sheets used and utilisation before/after, both validated.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadNestingModule, placePoint, solveNesting, type NestingProblem } from '../src/engine/nesting.js';
@@ -89,9 +95,58 @@ function run(file: string, sparrow: Map<string, number>): string {
   return `| ${name} | ${solution.items.length} | ${length.toFixed(3)} | ${density.toFixed(2)} | ${ref?.toFixed(2) ?? '-'} | ${ref === undefined ? '-' : (density - ref).toFixed(2)} | ${solution.stats.iterations} | ${solution.compaction.improved}/${solution.compaction.attempts} | ${valid} |`;
 }
 
+const SHEET_RATIO = Number(process.env.BENCH_NESTING_SHEET_RATIO ?? 0.5);
+const EFFORT = Number(process.env.BENCH_NESTING_EFFORT ?? 500);
+
+/** One sheet-mode solve: sheets used, part area, whether every part is placed and the layout valid. */
+function solveSheets(inst: JaguaInstance, L: number, H: number, sheetCompaction: boolean) {
+  const problem: NestingProblem = {
+    stock: [{ x0: 0, y0: 0, x1: L, y1: H, q: -1, area: L * H }],
+    types: inst.items.map((it) => ({ q: it.demand, angles: it.allowed_orientations ?? [0], mirror: false, stock: [0], rings: [ring(it.shape.data).flatMap((p) => [p.x, p.y])] })),
+    gap: 0, edge: 0, roll: false, seed: 1, budgetMs: SECONDS * 1000, effort: EFFORT, sheetCompaction,
+  };
+  const solution = solveNesting(problem, loadNestingModule());
+  const placed: PlacedShape[] = [];
+  let area = 0;
+  solution.items.forEach((item, i) => {
+    if (item.sheet < 0) return;
+    const rings = [ring(inst.items[item.type].shape.data).map((p) => placePoint(item, p.x, p.y))];
+    area += materialArea(rings);
+    placed.push({ id: String(i), sheet: String(item.sheet), rings });
+  });
+  const regions = new Map(solution.sheets.map((_, s) => [String(s), { x0: 0, y0: 0, x1: L, y1: H }]));
+  const problems = checkPlacements(placed, regions, 0, 0, H * 1e-7);
+  const all = placed.length === solution.items.length;
+  return { sheets: solution.sheets.length, util: (100 * area) / (solution.sheets.length * L * H), valid: all && problems.length === 0, left: solution.items.length - placed.length, emptied: solution.compaction.improved, ms: solution.stats.elapsedMs };
+}
+
+function runSheets(file: string): string {
+  const inst = JSON.parse(readFileSync(file, 'utf8')) as JaguaInstance;
+  const name = file.split('/').pop()!.replace(/\.json$/, '');
+  const H = inst.strip_height;
+  // Long enough for the longest part as given (turns are not always allowed).
+  const longest = Math.max(...inst.items.map((it) => {
+    const xs = it.shape.data.map(([x]) => x);
+    return Math.max(...xs) - Math.min(...xs);
+  }));
+  const L = Math.max(H * SHEET_RATIO, Math.ceil(longest * 1.001));
+  const before = solveSheets(inst, L, H, false);
+  const after = solveSheets(inst, L, H, true);
+  const n = inst.items.reduce((s, it) => s + it.demand, 0);
+  const ok = (r: { valid: boolean; left: number }) => (r.valid ? 'yes' : r.left > 0 ? `${r.left} left out` : 'NO');
+  return `| ${name} | ${n} | ${L} x ${H} | ${before.sheets} | ${before.util.toFixed(2)} | ${after.sheets} | ${after.util.toFixed(2)} | ${after.emptied} | ${(before.ms / 1000).toFixed(1)} / ${(after.ms / 1000).toFixed(1)} | ${ok(before)} / ${ok(after)} |`;
+}
+
 const sparrow = sparrowMeans();
 const files = readdirSync(DIR).filter((f) => f.endsWith('.json')).sort().filter((f) => ONLY.length === 0 || ONLY.includes(f.replace(/\.json$/, '')));
-console.log(`nesting: ${files.length} ESICUP strip instances, ${SECONDS} s each (sparrow: mean density of its 1200 s runs)\n`);
-console.log('| instance | parts | length | density % | sparrow 1200 s mean % | diff (points) | evaluations | compactions | valid |');
-console.log('|---|---|---|---|---|---|---|---|---|');
-for (const f of files) console.log(run(join(DIR, f), sparrow));
+if (process.env.BENCH_NESTING_SHEETS === '1') {
+  console.log(`nesting on sheets: ${files.length} ESICUP instances' parts on sheets ${SHEET_RATIO} x strip height long, effort ${EFFORT}, at most ${SECONDS} s per solve, seed 1\n`);
+  console.log('| instance | parts | sheet | sheets before | utilisation before % | sheets after | utilisation after % | sheets freed | seconds before / after | valid before / after |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  for (const f of files) console.log(runSheets(join(DIR, f)));
+} else {
+  console.log(`nesting: ${files.length} ESICUP strip instances, ${SECONDS} s each (sparrow: mean density of its 1200 s runs)\n`);
+  console.log('| instance | parts | length | density % | sparrow 1200 s mean % | diff (points) | evaluations | compactions | valid |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  for (const f of files) console.log(run(join(DIR, f), sparrow));
+}

@@ -11,11 +11,10 @@ import { Sheet } from "./solution";
 import { F64Vec, ensureI32, ensureF64, sortByKey } from "../common/arrays";
 import { now } from "../common/clock";
 import { NODE_STRIDE, N_KIND, N_ITEM, KIND_PART } from "./layout";
+import { candidateStocks, efficiencyPrefers } from "./stock-choice";
 
 export const DONE: i32 = 0;
 export const ABORTED: i32 = 1;
-/** Stock types tried per sheet when a component has many: the largest and smallest halves. */
-const CAND_CAP: i32 = 8;
 /** 'smallest' takes a smaller sheet when its fill is at least this fraction of the best. */
 const SMALLEST_SLACK: f64 = 0.9;
 /** Strip mode: openers whose band lengths are tried for each new band. */
@@ -97,18 +96,7 @@ export class Constructor {
       } else if (inst.strip) {
         nc = this.stripCandidates(seq, n, demand, avail, s0, ns);
       }
-      if (nc == 0) {
-        let navail = 0;
-        for (let i = 0; i < ns; i++) if (unchecked(avail[unchecked(inst.cStocks[s0 + i])]) != 0) navail++;
-        let k = 0;
-        for (let i = 0; i < ns; i++) {
-          const s = unchecked(inst.cStocks[s0 + i]);
-          if (unchecked(avail[s]) == 0) continue;
-          if (navail <= CAND_CAP || k < CAND_CAP / 2 || k >= navail - CAND_CAP / 2) unchecked((this.cand[nc++] = s));
-          k++;
-          if (late && nc > 0) break;
-        }
-      }
+      if (nc == 0) nc = candidateStocks(inst, s0, ns, avail, this.cand, late);
       if (nc == 0) break;
 
       // Evaluate every candidate; keep the efficiency-best pattern to avoid refilling it.
@@ -119,7 +107,7 @@ export class Constructor {
         unchecked((this.candPlaced[j] = placed));
         unchecked((this.candCount[j] = filler.placedCount));
         this.undo(demand);
-        if (filler.placedCount > 0 && (kept < 0 || this.betterEfficiency(j, kept, nc, remaining))) {
+        if (filler.placedCount > 0 && (kept < 0 || efficiencyPrefers(inst, this.cand, this.candPlaced, this.candCount, nc, j, kept, remaining))) {
           const t = this.keep;
           this.keep = filler.nodes;
           filler.nodes = t;
@@ -238,39 +226,6 @@ export class Constructor {
         if (c == 0) this.filler.retire(t);
       }
     }
-  }
-
-  /** Whether candidate a beats b for the efficiency rule. */
-  private betterEfficiency(a: i32, b: i32, nc: i32, remaining: i64): bool {
-    const inst = this.inst;
-    const sa = unchecked(this.cand[a]);
-    const sb = unchecked(this.cand[b]);
-    const areaA = unchecked(inst.sArea[sa]);
-    const areaB = unchecked(inst.sArea[sb]);
-    const allA = <i64>unchecked(this.candCount[a]) == remaining;
-    const allB = <i64>unchecked(this.candCount[b]) == remaining;
-    const tol = 1e-9 * Math.max(areaA, areaB);
-    if (allA && allB) {
-      if (areaA < areaB - tol) return true;
-      if (areaB < areaA - tol) return false;
-      return unchecked(inst.sCost[sa]) < unchecked(inst.sCost[sb]);
-    }
-    if (allA != allB) {
-      // Finishing now beats a fuller sheet that still needs at least one more (smallest) sheet.
-      let minArea = Infinity;
-      for (let j = 0; j < nc; j++) minArea = Math.min(minArea, unchecked(inst.sArea[unchecked(this.cand[j])]));
-      if (allA) return areaA <= areaB + minArea + tol;
-      return !(areaB <= areaA + minArea + tol);
-    }
-    const fa = unchecked(this.candPlaced[a]) / areaA;
-    const fb = unchecked(this.candPlaced[b]) / areaB;
-    if (fa > fb + 1e-12) return true;
-    if (fb > fa + 1e-12) return false;
-    const ca = unchecked(inst.sCost[sa]) / areaA;
-    const cb = unchecked(inst.sCost[sb]) / areaB;
-    if (ca < cb - 1e-15) return true;
-    if (cb < ca - 1e-15) return false;
-    return areaA > areaB + tol; // same fill: the bigger sheet places more now
   }
 
   /**

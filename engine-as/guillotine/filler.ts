@@ -24,7 +24,7 @@ import { Instance, AXIS_X, typeL, typeW, typeArea } from "./instance";
 import { fitBuild, fitSet, fitTighten, fitSetStock, fitAny, fitFirst, fitMask, fitLeafType } from "./fitindex";
 import { Genome } from "./genome";
 import { F64Vec } from "../common/arrays";
-import { NODE_STRIDE, N_KIND, N_ITEM, N_CHILDREN, N_DIR, KIND_CUT, KIND_PART } from "./layout";
+import { NODE_STRIDE, N_KIND, N_ITEM, N_CHILDREN, N_DIR, KIND_CUT, KIND_PART, appendNode } from "./layout";
 
 /** Largest stack room (in size units) and table size the knapsack takes on; beyond, FIT fills. */
 const DP_MAX_CAP: i32 = 2000;
@@ -193,7 +193,7 @@ export class Filler {
     memory.copy(old.dataStart, d.dataStart, <usize>v.len << 3);
     const count0 = this.placedCount;
     v.clear();
-    this.emit(KIND_CUT, 1 - dir, -1, ox, oy, dir == AXIS_X ? A : B, dir == AXIS_X ? B : A);
+    appendNode(this.nodes, KIND_CUT, 1 - dir, -1, ox, oy, dir == AXIS_X ? A : B, dir == AXIS_X ? B : A);
     unchecked((v.data[N_CHILDREN] = 2.0));
     const limit = o + used;
     for (let i = 0; i < old.length; i += NODE_STRIDE) {
@@ -226,7 +226,7 @@ export class Filler {
   private fillNode(stage: i32, dir: i32, ox: f64, oy: f64, A: f64, B: f64, ft: i32, fr: i32, wide: bool = false): void {
     const inst = this.inst;
     const me = this.nodes.len;
-    this.emit(KIND_CUT, dir, -1, ox, oy, dir == AXIS_X ? A : B, dir == AXIS_X ? B : A);
+    appendNode(this.nodes, KIND_CUT, dir, -1, ox, oy, dir == AXIS_X ? A : B, dir == AXIS_X ? B : A);
     const kerf = inst.kerf;
     const eps = inst.eps;
     const deeper = stage < inst.maxStage;
@@ -271,7 +271,7 @@ export class Filler {
         // A wide band's opener opens a row of its own, where more parts go beside it.
         this.fillNode(stage + 1, 1 - dir, bx, by, across, A, t, r);
       } else if (forced || !deeper) {
-        this.emit(KIND_PART, r, t, bx, by, ex, ey);
+        appendNode(this.nodes, KIND_PART, r, t, bx, by, ex, ey);
       } else {
         // The band: along extent `across`, and the whole of A available for its pieces.
         this.fillNode(stage + 1, 1 - dir, bx, by, across, A, t, r, m > 1);
@@ -389,7 +389,7 @@ export class Filler {
       for (let k = 0; k < m; k++) {
         const start = p + kerf;
         this.take(t);
-        this.emit(KIND_PART, r, t, dir == AXIS_X ? ox : ox + start, dir == AXIS_X ? oy + start : oy, ex, ey);
+        appendNode(this.nodes, KIND_PART, r, t, dir == AXIS_X ? ox : ox + start, dir == AXIS_X ? oy + start : oy, ex, ey);
         p = start + across;
         added++;
       }
@@ -563,21 +563,5 @@ export class Filler {
     this.placedArea += typeArea(t);
     this.placedCount++;
     if (c == 0) fitSet(unchecked(this.leafOf[t]), false);
-  }
-
-  private emit(kind: i32, dirOrRot: i32, item: i32, x: f64, y: f64, l: f64, w: f64): void {
-    const v = this.nodes;
-    v.reserve(NODE_STRIDE);
-    const d = v.data;
-    const b = v.len;
-    unchecked((d[b] = <f64>kind));
-    unchecked((d[b + 1] = <f64>dirOrRot));
-    unchecked((d[b + 2] = <f64>item));
-    unchecked((d[b + 3] = x));
-    unchecked((d[b + 4] = y));
-    unchecked((d[b + 5] = l));
-    unchecked((d[b + 6] = w));
-    unchecked((d[b + 7] = 0));
-    v.len = b + NODE_STRIDE;
   }
 }

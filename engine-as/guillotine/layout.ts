@@ -1,6 +1,8 @@
 // Flat input/output layout of the guillotine engine. The TypeScript facade
 // (src/engine/guillotine.ts) mirrors these numbers: change both together and bump the version.
 
+import { F64Vec } from "../common/arrays";
+
 export const FORMAT_VERSION: i32 = 4;
 
 // ---- input: header, stock rows, part rows, stock lists, list references (all f64) ----
@@ -68,3 +70,22 @@ export const KIND_CUT: i32 = 0;
 export const KIND_PART: i32 = 1;
 /** Root of a free (non-guillotine) sheet: its children are parts placed anywhere in it. */
 export const KIND_FREE: i32 = 2;
+
+/**
+ * Appends one search-time node (type in N_ITEM, no children yet) to `v`: the one writer of
+ * this layout for both the guillotine filler and the free packer.
+ */
+export function appendNode(v: F64Vec, kind: i32, dirOrRot: i32, item: i32, x: f64, y: f64, l: f64, w: f64): void {
+  v.reserve(NODE_STRIDE);
+  const d = v.data;
+  const b = v.len;
+  unchecked((d[b + N_KIND] = <f64>kind));
+  unchecked((d[b + N_DIR] = <f64>dirOrRot));
+  unchecked((d[b + N_ITEM] = <f64>item));
+  unchecked((d[b + N_X] = x));
+  unchecked((d[b + N_Y] = y));
+  unchecked((d[b + N_L] = l));
+  unchecked((d[b + N_W] = w));
+  unchecked((d[b + N_CHILDREN] = 0));
+  v.len = b + NODE_STRIDE;
+}

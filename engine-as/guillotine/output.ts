@@ -3,7 +3,6 @@
 // on it) and writes the flat layout the facade decodes (see layout.ts).
 
 import { Instance } from "./instance";
-import { Search } from "./search";
 import { Sheet } from "./solution";
 import { F64Vec, sortByKey } from "../common/arrays";
 import * as L from "./layout";
@@ -67,10 +66,6 @@ class Writer {
     for (let k = 0; k < n; k++) j = this.tree(src, j, false);
     return j;
   }
-}
-
-export function encodeResult(inst: Instance, search: Search, lowerBound: i32, elapsed: f64): Float64Array {
-  return encodeSheets(inst, search.sheets, search.iterations, search.timeToBest, search.stoppedByDeadline, lowerBound, elapsed, search.greedy);
 }
 
 /** Sheets, stock area and placed part area of a solution (all components). */

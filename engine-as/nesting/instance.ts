@@ -1,5 +1,5 @@
 // The flat input (mirrored by src/engine/nesting.ts; change together):
-//   header  [version, nStock, nTypes, gapParts, gapEdge, seed, budgetMs, effort, roll, 0, 0, 0]
+//   header  [version, nStock, nTypes, gapParts, gapEdge, seed, budgetMs, effort, roll, noSheetCompaction, 0, 0]
 //   stock   nStock x [x0, y0, x1, y1, q (-1 = as many as needed), area]   usable region per sheet
 //   types   per type: q, nAngles, mirror (0/1), nAllowed, allowed stock rows..., angles...,
 //           nRings, then per ring: nPoints, x0, y0, x1, y1, ...   (ring 0 the outline)
@@ -40,6 +40,8 @@ export class Instance {
   /** Evaluations before the search stops (0: only the budget stops it). */
   effort: f64 = 0;
   roll: bool = false;
+  /** Sheets: free the last sheet by fitting its parts into the earlier ones (search/empty-last.ts). */
+  sheetCompaction: bool = true;
   /** Rounding margin: a billionth of the scale. */
   hair: f64 = 0;
   /** Largest usable extent: the length scale for margins and steps. */
@@ -56,6 +58,7 @@ export function decode(a: Float64Array): Instance | null {
   inst.budgetMs = a[6];
   inst.effort = a[7];
   inst.roll = a[8] == 1;
+  inst.sheetCompaction = a[9] != 1;
   let p = HEADER_LEN;
   let scale: f64 = 0;
   for (let s = 0; s < nStock; s++) {

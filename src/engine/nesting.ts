@@ -52,6 +52,8 @@ export interface NestingProblem {
   budgetMs: number;
   /** Evaluations before the search stops; 0 = the budget only. */
   effort: number;
+  /** Sheets: fit the last sheet's parts into the earlier ones to free it (default true; false for before/after benches). */
+  sheetCompaction?: boolean;
 }
 
 export interface NestedItem {
@@ -72,7 +74,7 @@ export interface NestingSolution {
   /** Type by type, copies in order. */
   items: NestedItem[];
   stats: { iterations: number; elapsedMs: number; timeToBestMs: number; stoppedByDeadline: boolean };
-  /** Strip compaction (one roll): shorter layouts found, and attempts. */
+  /** Compaction: on one roll, shorter layouts found and attempts; on sheets, sheets freed. */
   compaction: { improved: number; attempts: number };
 }
 
@@ -89,7 +91,7 @@ export function loadNestingModule(): WebAssembly.Module {
 }
 
 export function encodeNesting(p: NestingProblem): Float64Array {
-  const values: number[] = [FORMAT_VERSION, p.stock.length, p.types.length, p.gap, p.edge, p.seed, p.budgetMs, p.effort, p.roll ? 1 : 0, 0, 0, 0];
+  const values: number[] = [FORMAT_VERSION, p.stock.length, p.types.length, p.gap, p.edge, p.seed, p.budgetMs, p.effort, p.roll ? 1 : 0, p.sheetCompaction === false ? 1 : 0, 0, 0];
   for (const s of p.stock) values.push(s.x0, s.y0, s.x1, s.y1, s.q, s.area);
   for (const t of p.types) {
     values.push(t.q, t.angles.length, t.mirror ? 1 : 0, t.stock.length, ...t.stock, ...t.angles, t.rings.length);

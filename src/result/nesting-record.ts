@@ -1,5 +1,7 @@
-// Nesting engine solution -> the SmartCut v3 result record. One stock entry per sheet (or
-// roll piece, whose l is the length used, trims and edge clearance included); each placed
+// Nesting engine solution -> the SmartCut v3 result record. One stock entry per distinct
+// sheet (or roll piece, whose l is the length used, trims and edge clearance included):
+// identical sheets (same stock row and length, same parts in the same places, turns and
+// mirror images) fold into one entry with `stack` = their count; each placed
 // part carries rotation (degrees), mirrored, and its outline and holes in stock coordinates.
 // Nothing is cut by a saw, so cuts and offcuts are empty; a sheet's cut length is the
 // length of the contours the tool follows (outlines and holes).
@@ -21,6 +23,32 @@ export interface NestingBuildOptions {
   jobId: number;
 }
 
+/**
+ * For each sheet, the index of the first sheet identical to it (itself when none came
+ * earlier), or each its own under stackingMode 'none'. Identical: same stock row and
+ * length, and the same multiset of (part, x, y, turn, mirror); with stackingMode
+ * 'dimensions' parts of the same size and shape count as the same part.
+ */
+function foldSheets(request: CalcRequest, mapped: MappedNesting, solution: NestingSolution, sheetLength: number[], rowOfType: Map<number, number>): number[] {
+  const mode = request.saw.options.stackingMode;
+  const keys: string[][] = solution.sheets.map((sheet, i) => [`${sheet.stock}|${round(sheetLength[i])}`]);
+  for (const item of solution.items) {
+    if (item.sheet < 0) continue;
+    const row = rowOfType.get(item.type)!;
+    const part = mode === 'dimensions' ? JSON.stringify(mapped.rings[row]) : String(row);
+    keys[item.sheet].push(`${part}@${round(item.dx)},${round(item.dy)},${round(item.angle)},${item.mirror ? 1 : 0}`);
+  }
+  const firstOf = new Map<string, number>();
+  return keys.map(([head, ...places], i) => {
+    if (mode === 'none') return i;
+    const key = `${head}|${places.sort().join(';')}`;
+    const first = firstOf.get(key);
+    if (first !== undefined) return first;
+    firstOf.set(key, i);
+    return i;
+  });
+}
+
 export function buildNestingRecord(request: CalcRequest, mapped: MappedNesting, solution: NestingSolution, options: NestingBuildOptions): ResultRecord {
   const { saw } = request;
   const roll = saw.stockType === 'roll';
@@ -28,17 +56,26 @@ export function buildNestingRecord(request: CalcRequest, mapped: MappedNesting, 
   const rowOfType = new Map<number, number>();
   mapped.typeOf.forEach((t, row) => t >= 0 && rowOfType.set(t, row));
 
-  // Stock entries, one per sheet the engine used.
+  // Stock entries: identical sheets share one (the first of them), counted in `stack`.
+  const sheetLength = solution.sheets.map((sheet) => {
+    const s = request.stock[sheet.stock];
+    return roll ? Math.min(s.l, s.trim.w1 + sheet.usedLength + edge + s.trim.w2) : s.l;
+  });
+  const entryOf = foldSheets(request, mapped, solution, sheetLength, rowOfType);
+  const stackOf = new Map<number, number>();
+  entryOf.forEach((e) => stackOf.set(e, (stackOf.get(e) ?? 0) + 1));
   const perRow = new Map<number, number>();
   const sheetIds: string[] = [];
-  const sheetLength: number[] = [];
-  for (const sheet of solution.sheets) {
+  solution.sheets.forEach((sheet, i) => {
+    if (entryOf[i] !== i) {
+      sheetIds.push(sheetIds[entryOf[i]]);
+      return;
+    }
     const s = request.stock[sheet.stock];
     const k = perRow.get(s.index) ?? 0;
     perRow.set(s.index, k + 1);
     sheetIds.push(`${s.index}.${k}`);
-    sheetLength.push(roll ? Math.min(s.l, s.trim.w1 + sheet.usedLength + edge + s.trim.w2) : s.l);
-  }
+  });
 
   const placements: Placement[][] = request.parts.map(() => []);
   const extras: Extra[][] = request.parts.map(() => []);
@@ -75,15 +112,19 @@ export function buildNestingRecord(request: CalcRequest, mapped: MappedNesting, 
     const l = sheetLength[i];
     const st = sheetStats[i];
     const area = l * s.w;
-    stock.push({
-      id: sheetIds[i], name: s.name, l: round(l), w: s.w, t: s.t ?? null, material: s.material, grain: s.grain, type: roll ? 'roll' : 'sheet',
-      used: true, trim: s.trim, cost: s.cost, notes: s.notes, customData: s.customData, stack: 1,
-      analysis: {
-        areaEfficiency: round(st.area / area), partArea: round(st.area), totalParts: st.parts,
-        numberOfCuts: st.contours, cutLength: round(st.cutLength), stackedNumberOfCuts: st.contours, stackedCutLength: round(st.cutLength),
-        bandingLength: 0, finishArea: 0, rollLength: roll ? round(l) : 0,
-      },
-    });
+    // Totals below count every sheet; the entry is written once, for the first of its stack.
+    const n = stackOf.get(i);
+    if (n !== undefined) {
+      stock.push({
+        id: sheetIds[i], name: s.name, l: round(l), w: s.w, t: s.t ?? null, material: s.material, grain: s.grain, type: roll ? 'roll' : 'sheet',
+        used: true, trim: s.trim, cost: s.cost, notes: s.notes, customData: s.customData, stack: n,
+        analysis: {
+          areaEfficiency: round(st.area / area), partArea: round(st.area), totalParts: st.parts,
+          numberOfCuts: st.contours, cutLength: round(st.cutLength), stackedNumberOfCuts: st.contours * n, stackedCutLength: round(st.cutLength * n),
+          bandingLength: 0, finishArea: 0, rollLength: roll ? round(l) : 0,
+        },
+      });
+    }
     totals.stockArea += area;
     totals.partArea += st.area;
     totals.cuts += st.contours;

@@ -59,6 +59,47 @@ describe('nesting on sheets', () => {
     expect(layout(b)).toEqual(layout(a));
   });
 
+  it('folds identical sheets into one stacked entry, every part instance pointing at it', async () => {
+    // At most 6 panels fit a 410 x 310 sheet (2 x 3 with clearance 4 + edges 1; 7 exceed its
+    // area), so 20 panels make three full sheets and a part-filled fourth that nothing can free.
+    const request = {
+      saw: { cutType: 'nesting', stockType: 'sheet', bladeWidth: 3, options: { minSpacing: 1 } },
+      stock: [{ l: 410, w: 310, q: 10 }],
+      parts: [{ l: 200, w: 100, q: 20, name: 'panel' }],
+    };
+    const result = await solve(request);
+    expect(result.unusableParts).toEqual([]);
+    const used = result.stock.filter((s: any) => s.used);
+    const stacked = used.filter((s: any) => s.stack > 1);
+    expect(stacked.length).toBeGreaterThanOrEqual(1);
+    const sheets = used.reduce((n: number, s: any) => n + s.stack, 0);
+    expect(result.metadata.totalUsedStock).toBe(sheets);
+    expect(Object.values(result.metadata.usedStockTally).reduce((a: number, b: any) => a + b, 0)).toBe(sheets);
+    expect(result.metadata.totalStockArea).toBeCloseTo(sheets * 410 * 310, 6);
+    // Part counts per entry: analysis.totalParts per sheet, times the stack, is what points at it.
+    for (const s of used) {
+      expect(placed(result).filter((p: any) => p.stock.id === s.id)).toHaveLength(s.analysis.totalParts * s.stack);
+      expect(s.analysis.stackedNumberOfCuts).toBe(s.analysis.numberOfCuts * s.stack);
+    }
+    expect(used.reduce((n: number, s: any) => n + s.analysis.totalParts * s.stack, 0)).toBe(20);
+    expect(result.metadata.totalPartsProduced).toBe(20);
+
+    // The exports draw one diagram per entry, saying how many sheets it stands for.
+    const exported = (format: string) => fetch(`${server.url}/v3/result/export?id=${result.jobId}&format=${format}`, { headers: { authorization: DEV_KEY } });
+    const svg = await exported('svg');
+    expect(svg.status).toBe(200);
+    const text = await svg.text();
+    expect(text.match(/data-stock="/g)).toHaveLength(used.length);
+    for (const s of stacked) expect(text).toContain(`data-stock="${s.id}" data-stack="${s.stack}"`);
+    for (const format of ['dxf', 'pdf', 'csv']) expect((await exported(format)).status).toBe(200);
+
+    // stackingMode none keeps one entry per sheet.
+    const flat = await solve({ ...request, saw: { ...request.saw, options: { ...request.saw.options, stackingMode: 'none' } } });
+    const flatUsed = flat.stock.filter((s: any) => s.used);
+    expect(flatUsed.every((s: any) => s.stack === 1)).toBe(true);
+    expect(flatUsed).toHaveLength(sheets);
+  });
+
   it('puts small parts inside the hole of a large one (part in part)', async () => {
     // The sheet leaves no room beside the frame: the squares only fit in its 160 x 160 hole.
     const result = await solve({

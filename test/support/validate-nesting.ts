@@ -6,7 +6,8 @@
 //     other's material (outline less holes, so a part inside another's hole is fine);
 //   - with clearance, every edge of one part stays at least `gap` from every edge of the other.
 // It also rebuilds the placed outline from the requested one (turn, mirror, x, y) so a
-// record cannot claim a shape it did not place.
+// record cannot claim a shape it did not place. A stock entry with stack n must list each of
+// its placements exactly n times (the same place on each sheet of the stack).
 
 export interface Pt { x: number; y: number }
 export interface Region { x0: number; y0: number; x1: number; y1: number }
@@ -189,13 +190,19 @@ export function validateNestingRecord(request: any, record: any, tol = 1e-6): st
   const gap = (request.saw?.bladeWidth ?? 0) + (request.saw?.options?.minSpacing ?? 0);
   const edge = request.saw?.options?.minSpacing ?? 0;
   const regions = new Map<string, Region>();
+  const stackOf = new Map<string, number>();
   let scale = 1;
+  let sheets = 0;
   for (const s of record.stock) {
     if (!s.used) continue;
     const t = s.trim;
     regions.set(s.id, { x0: t.w1, y0: t.l1, x1: s.l - t.w2, y1: s.w - t.l2 });
+    stackOf.set(s.id, s.stack);
     scale = Math.max(scale, s.l, s.w);
+    if (!(Number.isInteger(s.stack) && s.stack >= 1)) problems.push(`${s.id}: used with stack ${s.stack}`);
+    sheets += s.stack;
   }
+  if (record.metadata && record.metadata.totalUsedStock !== sheets) problems.push(`metadata.totalUsedStock ${record.metadata.totalUsedStock}, the stacks add up to ${sheets}`);
   const placed: PlacedShape[] = [];
   const expected = request.parts.reduce((n: number, p: any) => n + (p.q ?? 1), 0);
   if (record.parts.length !== expected) problems.push(`record lists ${record.parts.length} parts, the request ${expected}`);
@@ -212,6 +219,19 @@ export function validateNestingRecord(request: any, record: any, tol = 1e-6): st
     if (!(off <= scale * 1e-6)) problems.push(`${p.id}: placed outline differs from the requested one turned by ${p.rotation} at (${p.x}, ${p.y}) (by ${off})`);
     placed.push({ id: p.id, sheet: p.stock.id, rings: got });
   }
-  problems.push(...checkPlacements(placed, regions, gap, edge, Math.max(tol, scale * 1e-7)));
+  // A stack of n sheets lists each of its placements n times, the copies in the same place:
+  // every distinct placement must come exactly n times; one copy of each is checked.
+  const copies = new Map<string, { shape: PlacedShape; count: number }>();
+  for (const shape of placed) {
+    const key = `${shape.sheet}|${JSON.stringify(shape.rings)}`;
+    const seen = copies.get(key);
+    if (seen) seen.count++;
+    else copies.set(key, { shape, count: 1 });
+  }
+  for (const { shape, count } of copies.values()) {
+    const n = stackOf.get(shape.sheet) ?? 1;
+    if (count !== n) problems.push(`${shape.id}: placed ${count} times on ${shape.sheet}, a stack of ${n}`);
+  }
+  problems.push(...checkPlacements([...copies.values()].map((c) => c.shape), regions, gap, edge, Math.max(tol, scale * 1e-7)));
   return problems;
 }

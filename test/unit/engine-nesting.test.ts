@@ -140,6 +140,29 @@ describe('nesting engine', () => {
     expect(s.items.every((i) => i.sheet === 0 && angles.includes(i.angle))).toBe(true);
   });
 
+  it('frees the last sheets by fitting their parts into the gaps of the earlier ones', () => {
+    // Ells and triangles on 50 x 50 sheets (area bound 3 sheets): bottom-left fill alone needs more.
+    const p = (sheetCompaction: boolean) => problem({
+      stock: [{ x0: 0, y0: 0, x1: 50, y1: 50, q: -1, area: 2500 }],
+      types: [
+        { q: 12, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [L] },
+        { q: 12, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [TRIANGLE] },
+      ],
+      gap: 1,
+      edge: 0.5,
+      sheetCompaction,
+    });
+    const before = solveNesting(p(false), mod);
+    const after = solveNesting(p(true), mod);
+    for (const [q, s] of [[p(false), before], [p(true), after]] as const) {
+      const { placed, problems } = check(q, s);
+      expect(problems).toEqual([]);
+      expect(placed).toHaveLength(24);
+    }
+    expect(after.sheets.length).toBeLessThan(before.sheets.length);
+    expect(after.compaction.improved).toBe(before.sheets.length - after.sheets.length);
+  });
+
   it('gives the same layout for the same seed when the effort limit ends the search', () => {
     const p = problem({
       roll: true,

@@ -6,7 +6,8 @@
 // fails after a few strikes: stretches of sweeps in which the total overlap stopped falling.
 // Success keeps the shorter layout; failure restores the last feasible one and shrinks less.
 // Collisions are decided by the exact test, so a layout counted as feasible is feasible; the
-// circle proxy only ranks how deep an overlap is.
+// circle proxy only ranks how deep an overlap is. The same separation also fits parts into
+// a fixed sheet (fitInside): it works on any subset of the layout's parts on one stock row.
 
 import { Budget } from "../../common/clock";
 import { Rng } from "../../common/rng";
@@ -42,6 +43,8 @@ export class Compactor {
   rng: Rng;
   budget: Budget;
   n: i32;
+  /** Layout order position of each part the compactor moves. */
+  pos: Int32Array;
   shapes: Array<Array<Shape>>;
   sh: Int32Array = new Int32Array(0);
   xs: Float64Array = new Float64Array(0);
@@ -55,31 +58,45 @@ export class Compactor {
   private mark: Uint8Array = new Uint8Array(0);
   private near: Array<i32> = new Array<i32>(0);
   x0: f64; y0: f64; y1: f64;
+  /** The stock's usable end along x (edge clearance kept). */
+  x1: f64;
   length: f64;
   sweeps: i64 = 0;
   maxSweeps: i64;
   improved: i32 = 0;
   attempts: i32 = 0;
 
-  constructor(layout: Layout, rng: Rng, budget: Budget, maxSweeps: i64) {
+  /** All of the layout's parts on its first sheet's stock row, or the given positions on `stockRow`. */
+  constructor(layout: Layout, rng: Rng, budget: Budget, maxSweeps: i64, positions: Int32Array | null = null, stockRow: i32 = -1) {
     this.layout = layout;
     this.rng = rng;
     this.budget = budget;
     this.maxSweeps = maxSweeps;
     const inst = layout.inst;
-    const n = layout.order.length;
+    let pos: Int32Array;
+    if (positions === null) {
+      pos = new Int32Array(layout.order.length);
+      for (let p = 0; p < pos.length; p++) pos[p] = p;
+    } else {
+      pos = positions;
+    }
+    this.pos = pos;
+    const n = pos.length;
     this.n = n;
     this.shapes = new Array<Array<Shape>>(n);
-    for (let p = 0; p < n; p++) this.shapes[p] = inst.types[layout.itemType[layout.order[p]]].shapes;
     this.sh = new Int32Array(n);
     this.xs = new Float64Array(n);
     this.ys = new Float64Array(n);
-    this.sh.set(layout.shapeOf);
-    this.xs.set(layout.xs);
-    this.ys.set(layout.ys);
+    for (let p = 0; p < n; p++) {
+      this.shapes[p] = inst.types[layout.itemType[layout.order[pos[p]]]].shapes;
+      this.sh[p] = layout.shapeOf[pos[p]];
+      this.xs[p] = layout.xs[pos[p]];
+      this.ys[p] = layout.ys[pos[p]];
+    }
     this.weights = new Float64Array(n * n);
     this.mark = new Uint8Array(n);
-    const st = inst.stock[layout.sheets[0].stock];
+    const st = inst.stock[stockRow >= 0 ? stockRow : layout.sheets[0].stock];
+    this.x1 = st.x1 - inst.edge;
     this.x0 = st.x0 + inst.edge;
     this.y0 = st.y0 + inst.edge;
     this.y1 = st.y1 - inst.edge;
@@ -353,8 +370,28 @@ export class Compactor {
       }
     }
     this.sh.set(saveS); this.xs.set(saveX); this.ys.set(saveY);
-    this.layout.shapeOf.set(this.sh);
-    this.layout.xs.set(this.xs);
-    this.layout.ys.set(this.ys);
+    this.writeBack();
+  }
+
+  /**
+   * Separates the parts inside the whole stock (no shrinking): true and the layout updated
+   * when none collide any more; false and the layout untouched otherwise.
+   */
+  fitInside(): bool {
+    this.weights.fill(1.0);
+    this.attempts++;
+    if (!this.separate(this.x1)) return false;
+    this.writeBack();
+    return true;
+  }
+
+  private writeBack(): void {
+    const l = this.layout;
+    for (let p = 0; p < this.n; p++) {
+      const at = this.pos[p];
+      l.shapeOf[at] = this.sh[p];
+      l.xs[at] = this.xs[p];
+      l.ys[at] = this.ys[p];
+    }
   }
 }

@@ -2,7 +2,8 @@
 // climbing on swaps and moves of order positions; each candidate rebuilds the layout only
 // from the first changed position (the prefix is kept), so moves near the end are cheap. On
 // one roll, strip compaction (compact.ts) takes over after a quarter of the time; on sheets,
-// each sheet is finally moved to the smallest stock that takes it (downsize.ts). Every phase
+// the last sheet's parts are fitted into the earlier sheets to free it (empty-last.ts), then
+// each sheet is moved to the smallest stock that takes it (downsize.ts). Every phase
 // stops at the effort limit (deterministic) or at the budget.
 
 import { Budget } from "../../common/clock";
@@ -11,6 +12,7 @@ import { Layout } from "../construct/layout";
 import { Instance } from "../instance";
 import { Compactor, MAX_COMPACT_ITEMS } from "./compact";
 import { downsizeSheets } from "./downsize";
+import { emptyLastSheets } from "./empty-last";
 
 const HISTORY = 40;
 
@@ -85,6 +87,18 @@ export class Search {
       this.compactions = compactor.improved;
       this.compactionAttempts = compactor.attempts;
       if (compactor.improved > 0) {
+        this.bestCost = this.best.cost();
+        this.timeToBestMs = this.budget.elapsed();
+      }
+    }
+    if (!inst.roll && inst.sheetCompaction && this.best.sheets.length >= 2 && this.best.unplaced() == 0) {
+      // Most of the time left (downsizing needs little), the same effort limit as strip compaction.
+      const left = this.budget.deadline - this.budget.start - this.budget.elapsed();
+      const maxSweeps: i64 = inst.effort > 0 ? <i64>(inst.effort * 2) : i64.MAX_VALUE;
+      const before = this.best.sheets.length;
+      this.evaluations += <i32>emptyLastSheets(this.best, rng, new Budget(left * 0.8), maxSweeps);
+      this.compactions = before - this.best.sheets.length;
+      if (this.compactions > 0) {
         this.bestCost = this.best.cost();
         this.timeToBestMs = this.budget.elapsed();
       }
