@@ -4,7 +4,9 @@
 // uses at least once (rounding down), else one copy of its most used fractional pattern
 // (later dives pick among the top three at random, seeded) with the other near-whole ones,
 // and repeats; a node whose fixed cost plus its rounded-up LP bound cannot beat the best plan
-// is abandoned. Every node is also completed by best fit into a full plan. A plan whose
+// is abandoned. Every node is also completed by best fit into a full plan, and once few
+// pieces are left, by an exact repacking of them (repack.ts) into one bar fewer than the best
+// plan needs: rounding the LP gets most bars right, the last few need search. A plan whose
 // objective meets the lower bound is proven optimal and ends the search; a last pass then
 // looks for the same objective with fewer distinct patterns.
 
@@ -14,6 +16,7 @@ import { Master, LP_BOUNDED, LP_INFEASIBLE, LP_OPTIMAL, LP_STOPPED } from "./mas
 import { bestFitDecreasing, sizeOrder, MinSlack } from "./heuristic";
 import { cheapBound, roundBound } from "./bounds";
 import { BarEmptier } from "./improve";
+import { Repacker } from "./repack";
 import { Rng, seedFromF64 } from "../common/rng";
 import { Budget, now } from "../common/clock";
 
@@ -35,6 +38,9 @@ const DIVE_EXTRA_X: f64 = 0.85;
  */
 const FIRST_ELIMINATION_WORK: f64 = 8e6;
 const ELIMINATION_WORK: f64 = 1e6;
+/** Exact repacking of a dive's residual: at most this many pieces, and nodes per try. */
+const REPACK_PIECES: i32 = 60;
+const REPACK_NODES: f64 = 5e4;
 
 export class Search {
   inst: Instance;
@@ -56,6 +62,7 @@ export class Search {
   qr: Int32Array;
   minSlack: MinSlack;
   emptier: BarEmptier;
+  repacker: Repacker;
   /** Minimum bin slack costs nodes per bar: used below a size where it stays cheap. */
   useMinSlack: bool;
 
@@ -66,6 +73,7 @@ export class Search {
     const rng = new Rng(seedFromF64(inst.seed));
     this.rng = rng;
     this.emptier = new BarEmptier(inst, rng);
+    this.repacker = new Repacker(inst);
     const order = sizeOrder(inst);
     this.order = order;
     this.dr = new Int32Array(inst.nI);
@@ -275,6 +283,27 @@ export class Search {
     if (p !== null) this.offer(p);
   }
 
+  /** The dive's residual packed exactly into bars enough to beat the best plan, when small. */
+  private repackResidual(fixed: Array<Bar>): void {
+    const best = this.best!;
+    if (best.unplaced > 0 || !this.emptier.applicable(best)) return;
+    const t = best.bars[0].t;
+    for (let k = 0; k < fixed.length; k++) if (fixed[k].t != t) return;
+    const rp = this.repacker;
+    rp.reset();
+    for (let i = 0; i < this.inst.nI; i++) {
+      if (rp.n + this.dr[i] > REPACK_PIECES) return;
+      for (let c = 0; c < this.dr[i]; c++) rp.add(i);
+    }
+    if (rp.n == 0) return;
+    const packed = rp.solve(t, best.bars.length - 1 - fixed.length, REPACK_NODES, this.budget.deadline);
+    if (packed === null) return;
+    const p = new Plan();
+    for (let k = 0; k < fixed.length; k++) p.bars.push(fixed[k].clone());
+    for (let k = 0; k < packed.length; k++) p.bars.push(packed[k]);
+    this.offer(p);
+  }
+
   private resetResidual(): void {
     this.dr.set(this.inst.dem);
     this.qr.set(this.inst.qty);
@@ -377,6 +406,10 @@ export class Search {
       // Minimum bin slack only on a small residual: there it is cheap and often exact.
       this.complete(fixed, inst.smallest, left <= SLACK_RESIDUAL);
       if (this.optimal()) return;
+      if (left <= REPACK_PIECES) {
+        this.repackResidual(fixed);
+        if (this.optimal()) return;
+      }
       let pick: i32 = 0;
       const top = nc < 3 ? nc : 3;
       if (k > 0 && top > 1) {

@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { linearBars, loadLinearModule, solveLinear, type LinearProblem, type LinearSolution } from '../../src/engine/linear.js';
 import { calculationRequest, normalizeRequest, type CalcRequest } from '../../src/schema/request.js';
 import { validateLinear } from '../support/validate-linear.js';
+import { seededRandom } from '../../bench/seeded.js';
 
 let mod: WebAssembly.Module;
 beforeAll(() => {
@@ -72,6 +73,23 @@ describe('linear engine', () => {
     const s = solveLinear(p, mod);
     checkSolution(p, s);
     expect(bars(s)).toBe(6);
+    expect(s.optimal).toBe(true);
+  });
+
+  it('packs 40 random triplets into exactly 40 full bars, proven', () => {
+    // Falkenauer-style: every bar of the optimum holds three pieces of 251..499 summing to
+    // 1000, so no bar may waste anything; greedy plans end a bar or two above.
+    const r = seededRandom(12);
+    const pieces: [number, number][] = [];
+    for (let k = 0; k < 40; k++) {
+      const a = 380 + Math.floor(r() * 110);
+      const b = 251 + Math.floor(r() * (Math.min(499, 749 - a) - 250));
+      pieces.push([a, 1], [b, 1], [1000 - a - b, 1]);
+    }
+    const p = problem([{ usable: 1000, q: -1, cost: 0 }], pieces);
+    const s = solveLinear(p, mod);
+    checkSolution(p, s);
+    expect(bars(s)).toBe(40);
     expect(s.optimal).toBe(true);
   });
 
