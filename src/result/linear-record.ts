@@ -9,7 +9,7 @@ import { usableLength } from '../engine/linear-problem.js';
 import type { LinearSolution } from '../engine/linear.js';
 import type { CalcRequest, CalcStock } from '../schema/request.js';
 import type { ResultCut, ResultOffcut, ResultRecord, ResultStock } from '../schema/result.js';
-import { listParts, machiningCounts, type Placement } from './parts.js';
+import { listParts, partsMetadata, type Placement } from './parts.js';
 
 const EPS = 1e-7;
 const round = (v: number) => Math.round(v * 1e6) / 1e6;
@@ -124,8 +124,6 @@ export function buildLinearRecord(request: CalcRequest, mapped: MappedLinear, so
 
   const { parts, unusableParts } = listParts(request, placements, mapped.blocked,
     (missing, q) => `not enough stock: ${missing} of ${q} could not be cut from the bars available`);
-
-  const { holes, corners } = machiningCounts(request);
   // The objective is bars, or cost when costs are given; the bound is in the same unit.
   const achieved = mapped.problem.objective === 'cost' ? totals.cost : totals.bars;
   const lowerBound = Math.floor(solution.lowerBound + 1e-9);
@@ -157,13 +155,8 @@ export function buildLinearRecord(request: CalcRequest, mapped: MappedLinear, so
       totalStockCost: round(totals.cost),
       usedStockTally,
       addedPartTally,
-      unplacedParts: unusableParts.map((u) => ({ id: u.id, count: u.q, name: u.name, l: u.l, w: u.w, t: u.t, material: u.material })),
       materialSummary,
-      totalBandingLength: 0,
-      bandingLengthByType: {},
-      hasMachining: holes + corners > 0,
-      numHoles: holes,
-      numCorners: corners,
+      ...partsMetadata(request, unusableParts),
       lowerBound,
       lowerBoundGap: Math.max(0, Math.ceil(achieved - lowerBound - 1e-9)),
       optimal: solution.optimal && unusableParts.length === 0,

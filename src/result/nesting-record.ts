@@ -10,7 +10,7 @@ import { placePoint, type NestingSolution } from '../engine/nesting.js';
 import { signedArea, type Pt } from '../engine/nesting-shapes.js';
 import type { CalcRequest } from '../schema/request.js';
 import type { ResultPart, ResultRecord, ResultStock } from '../schema/result.js';
-import { listParts, machiningCounts, type Placement } from './parts.js';
+import { listParts, partsMetadata, type Placement } from './parts.js';
 
 const round = (v: number) => Math.round(v * 1e6) / 1e6;
 
@@ -166,7 +166,6 @@ export function buildNestingRecord(request: CalcRequest, mapped: MappedNesting, 
   const lowerBound = roll ? Math.min(1, solution.sheets.length) : largest > 0 ? Math.ceil(placeableArea / largest - 1e-9) : 0;
   const addedPartTally: Record<string, number> = {};
   placements.forEach((list, row) => list.length && (addedPartTally[String(row)] = list.length));
-  const { holes, corners } = machiningCounts(request);
   return {
     jobId: options.jobId,
     saw: { ...saw },
@@ -194,13 +193,8 @@ export function buildNestingRecord(request: CalcRequest, mapped: MappedNesting, 
       totalStockCost: round(totals.cost),
       usedStockTally,
       addedPartTally,
-      unplacedParts: unusableParts.map((u) => ({ id: u.id, count: u.q, name: u.name, l: u.l, w: u.w, t: u.t, material: u.material })),
       materialSummary,
-      totalBandingLength: 0,
-      bandingLengthByType: {},
-      hasMachining: holes + corners > 0,
-      numHoles: holes,
-      numCorners: corners,
+      ...partsMetadata(request, unusableParts),
       lowerBound,
       lowerBoundGap: Math.max(0, solution.sheets.length - lowerBound),
       seed: saw.options.seed,

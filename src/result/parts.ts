@@ -50,13 +50,24 @@ export function listParts(
   return { parts, unusableParts };
 }
 
-/** Drilled holes (hinge holes included) and machined corners over every requested instance. */
-export function machiningCounts(request: CalcRequest): { holes: number; corners: number } {
+/**
+ * The metadata every engine reports the same way, from the request and what it could not place:
+ * parts left out, edge banding (not computed yet), drilled holes (hinge holes included) and
+ * machined corners over every requested instance.
+ */
+export function partsMetadata(request: CalcRequest, unusable: UnusablePart[]) {
   let holes = 0, corners = 0;
   for (const p of request.parts) {
     const m = p.machining as { holes?: unknown[]; hingeHoles?: unknown[]; corners?: unknown[] } | undefined;
     holes += ((m?.holes?.length ?? 0) + (m?.hingeHoles?.length ?? 0)) * p.q;
     corners += (m?.corners?.length ?? 0) * p.q;
   }
-  return { holes, corners };
+  return {
+    unplacedParts: unusable.map((u) => ({ id: u.id, count: u.q, name: u.name, l: u.l, w: u.w, t: u.t, material: u.material })),
+    totalBandingLength: 0,
+    bandingLengthByType: {},
+    hasMachining: holes + corners > 0,
+    numHoles: holes,
+    numCorners: corners,
+  };
 }

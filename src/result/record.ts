@@ -7,7 +7,7 @@ import type { CalcRequest } from '../schema/request.js';
 import type { ResultCut, ResultOffcut, ResultRecord, ResultStock, UnusablePart } from '../schema/result.js';
 import { planSheet, type CutPlan } from './cut-plan.js';
 import { planFree } from './free-plan.js';
-import { listParts, machiningCounts, type Placement } from './parts.js';
+import { listParts, partsMetadata, type Placement } from './parts.js';
 
 interface Pattern {
   stock: number;
@@ -204,7 +204,6 @@ function metadata(
     m.partArea += sheetPartArea * n;
   }
   const offcutArea = offcuts.reduce((sum, o) => sum + o.l * o.w * o.q, 0);
-  const { holes, corners } = machiningCounts(request);
   return {
     totalEfficiency: stockArea > 0 ? round(partArea / stockArea) : 0,
     totalCuts: cutsCount,
@@ -224,13 +223,8 @@ function metadata(
     totalStockCost: round(cost),
     usedStockTally,
     addedPartTally,
-    unplacedParts: unusable.map((u) => ({ id: u.id, count: u.q, name: u.name, l: u.l, w: u.w, t: u.t, material: u.material })),
     materialSummary,
-    totalBandingLength: 0,
-    bandingLengthByType: {},
-    hasMachining: holes + corners > 0,
-    numHoles: holes,
-    numCorners: corners,
+    ...partsMetadata(request, unusable),
     lowerBound: solution.lowerBound,
     lowerBoundGap: Math.max(0, sheets - solution.lowerBound),
     seed: request.saw.options.seed,
