@@ -15,17 +15,12 @@ install: node_modules/.installed
 build/engine.wasm: node_modules/.installed asconfig.json $(shell find engine-as -name '*.ts')
 	npx asc engine-as/index.ts --config asconfig.json --target release
 
-# The linear (1D) engine has its own entry and config (asc merges the root config's entries).
-build/linear.wasm: node_modules/.installed engine-as/linear/asconfig.json engine-as/linear.ts $(shell find engine-as/linear engine-as/common -name '*.ts')
-	npx asc --config engine-as/linear/asconfig.json --target release
-
-# The mesh engine (model analysis) has its own entry and config too.
-build/mesh.wasm: node_modules/.installed engine-as/mesh/asconfig.json engine-as/mesh.ts $(shell find engine-as/mesh -name '*.ts')
-	npx asc --config engine-as/mesh/asconfig.json --target release
-
-# The nesting (true-shape) engine: its own entry and config as well.
-build/nesting.wasm: node_modules/.installed engine-as/nesting/asconfig.json engine-as/nesting.ts $(shell find engine-as/nesting engine-as/common -name '*.ts')
-	npx asc --config engine-as/nesting/asconfig.json --target release
+# The linear, mesh (model analysis) and nesting engines each have their own entry
+# engine-as/<name>.ts and config engine-as/<name>/asconfig.json (asc merges the root config's
+# entries, so they cannot share it); each rebuilds when its folder or the common code changes.
+.SECONDEXPANSION:
+build/linear.wasm build/mesh.wasm build/nesting.wasm: build/%.wasm: node_modules/.installed engine-as/%/asconfig.json engine-as/%.ts $$(shell find engine-as/$$* engine-as/common -name '*.ts')
+	npx asc --config engine-as/$*/asconfig.json --target release
 
 dist/.built: node_modules/.installed tsconfig.json $(shell find src bench -name '*.ts')
 	npx tsc -p .

@@ -10,9 +10,9 @@ import type { LinearSolution } from '../engine/linear.js';
 import type { CalcRequest, CalcStock } from '../schema/request.js';
 import type { ResultCut, ResultOffcut, ResultRecord, ResultStock } from '../schema/result.js';
 import { listParts, partsMetadata, type Placement } from './parts.js';
+import { areaAndCutMetadata, round } from './totals.js';
 
 const EPS = 1e-7;
-const round = (v: number) => Math.round(v * 1e6) / 1e6;
 
 interface BarPlan {
   cuts: { position: number; isTrim: boolean }[];
@@ -137,14 +137,7 @@ export function buildLinearRecord(request: CalcRequest, mapped: MappedLinear, so
     offcuts,
     unusableParts,
     metadata: {
-      totalEfficiency: totals.stockArea > 0 ? round(totals.partArea / totals.stockArea) : 0,
-      totalCuts: totals.cuts,
-      totalCutLength: round(totals.cutLength),
-      totalStackedCuts: totals.cuts,
-      totalStackedCutLength: round(totals.cutLength),
-      totalStockArea: round(totals.stockArea),
-      totalStockUsedArea: round(totals.stockArea),
-      totalPartArea: round(totals.partArea),
+      ...areaAndCutMetadata(totals),
       totalOffcutsArea: round(offcutArea),
       totalOffcuts: offcuts.reduce((sum, o) => sum + o.q, 0),
       totalBladeArea: round(totals.bladeArea),

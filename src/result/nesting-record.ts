@@ -11,8 +11,8 @@ import { signedArea, type Pt } from '../engine/nesting-shapes.js';
 import type { CalcRequest } from '../schema/request.js';
 import type { ResultPart, ResultRecord, ResultStock } from '../schema/result.js';
 import { listParts, partsMetadata, type Placement } from './parts.js';
+import { areaAndCutMetadata, round } from './totals.js';
 
-const round = (v: number) => Math.round(v * 1e6) / 1e6;
 
 const perimeter = (ring: Pt[]) => ring.reduce((s, p, i) => s + Math.hypot(ring[(i + 1) % ring.length].x - p.x, ring[(i + 1) % ring.length].y - p.y), 0);
 const materialArea = (rings: Pt[][]) => Math.abs(signedArea(rings[0])) - rings.slice(1).reduce((s, r) => s + Math.abs(signedArea(r)), 0);
@@ -175,14 +175,7 @@ export function buildNestingRecord(request: CalcRequest, mapped: MappedNesting, 
     offcuts: [],
     unusableParts,
     metadata: {
-      totalEfficiency: totals.stockArea > 0 ? round(totals.partArea / totals.stockArea) : 0,
-      totalCuts: totals.cuts,
-      totalCutLength: round(totals.cutLength),
-      totalStackedCuts: totals.cuts,
-      totalStackedCutLength: round(totals.cutLength),
-      totalStockArea: round(totals.stockArea),
-      totalStockUsedArea: round(totals.stockArea),
-      totalPartArea: round(totals.partArea),
+      ...areaAndCutMetadata(totals),
       totalOffcutsArea: 0,
       totalOffcuts: 0,
       totalBladeArea: 0,

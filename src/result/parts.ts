@@ -4,6 +4,7 @@
 import type { PartIssue } from '../engine/problem.js';
 import type { CalcRequest } from '../schema/request.js';
 import type { ResultPart, UnusablePart } from '../schema/result.js';
+import { round } from './totals.js';
 
 export interface Placement {
   x: number;
@@ -12,7 +13,6 @@ export interface Placement {
   stockId: string;
 }
 
-const round = (v: number) => Math.round(v * 1e6) / 1e6;
 
 /**
  * `placedByRow[row]` holds the row's placements; `blocked[row]` why the row fits no stock;

@@ -8,6 +8,7 @@ import type { ResultCut, ResultOffcut, ResultRecord, ResultStock, UnusablePart }
 import { planSheet, type CutPlan } from './cut-plan.js';
 import { planFree } from './free-plan.js';
 import { listParts, partsMetadata, type Placement } from './parts.js';
+import { areaAndCutMetadata, round } from './totals.js';
 
 interface Pattern {
   stock: number;
@@ -18,7 +19,6 @@ interface Pattern {
   id: string;
 }
 
-const round = (v: number) => Math.round(v * 1e6) / 1e6;
 const area = (p: { l: number; w: number }) => p.l * p.w;
 
 function signature(stock: number, plan: CutPlan, mode: string): string {
@@ -205,14 +205,7 @@ function metadata(
   }
   const offcutArea = offcuts.reduce((sum, o) => sum + o.l * o.w * o.q, 0);
   return {
-    totalEfficiency: stockArea > 0 ? round(partArea / stockArea) : 0,
-    totalCuts: cutsCount,
-    totalCutLength: round(cutLen),
-    totalStackedCuts: stackedCuts,
-    totalStackedCutLength: round(stackedLen),
-    totalStockArea: round(stockArea),
-    totalStockUsedArea: round(stockArea),
-    totalPartArea: round(partArea),
+    ...areaAndCutMetadata({ stockArea, partArea, cuts: cutsCount, cutLength: cutLen, stackedCuts, stackedCutLength: stackedLen }),
     totalOffcutsArea: round(offcutArea),
     totalOffcuts: offcuts.reduce((sum, o) => sum + o.q, 0),
     totalBladeArea: round(bladeArea),
