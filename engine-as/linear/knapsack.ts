@@ -215,7 +215,22 @@ export class Knapsack {
       const v = this.v[k] * <f64>this.pieceCount[p];
       const row = pk + <usize>(p * (C + 1));
       memory.fill(row, 0, <usize>(C + 1));
-      for (let c = C; c >= w; c--) {
+      // Downwards, so dp[c - w] is still the previous piece's value; two cells per step
+      // (SIMD): both lanes read before either is written, which keeps that true for w = 1.
+      const vv = f64x2.splat(v);
+      let c = C;
+      for (; c - 1 >= w; c -= 2) {
+        const at = dp + (<usize>(c - 1) << 3);
+        const old = v128.load(at);
+        const cand = f64x2.add(v128.load(at - (<usize>w << 3)), vv);
+        const better = f64x2.gt(cand, old);
+        if (v128.any_true(better)) {
+          v128.store(at, v128.bitselect(cand, old, better));
+          if (i64x2.extract_lane(better, 0) != 0) store<u8>(row + <usize>(c - 1), 1);
+          if (i64x2.extract_lane(better, 1) != 0) store<u8>(row + <usize>c, 1);
+        }
+      }
+      if (c >= w) {
         const cand = load<f64>(dp + (<usize>(c - w) << 3)) + v;
         if (cand > load<f64>(dp + (<usize>c << 3))) {
           store<f64>(dp + (<usize>c << 3), cand);

@@ -23,6 +23,8 @@ export const LP_BOUNDED: i32 = 3;
 
 const RC_TOL: f64 = 1e-9;
 const PIV_TOL: f64 = 1e-9;
+/** Basis inverse entries below this are flushed to 0. */
+const TINY: f64 = 1e-14;
 const REFACTOR_EVERY: i32 = 100;
 /** Weight of the stability centre in the smoothed pricing duals (0 = no smoothing). */
 const SMOOTHING: f64 = 0.5;
@@ -30,6 +32,27 @@ const SMOOTHING: f64 = 0.5;
 /** A tiny distinct amount added to each demand: no degenerate pivots (and no cycling). */
 @inline function perturbation(r: i32): f64 {
   return 1e-7 * (1.0 + <f64>((<u32>r * 2654435761) % 1000) / 1000.0);
+}
+
+/**
+ * dst[j] -= f * src[j] for j in [from, to), two values per step (SIMD). With `flush`, tiny
+ * results become 0: subnormal floats make every later pass many times slower.
+ */
+@inline
+function subScaledRow(dst: usize, src: usize, f: f64, from: i32, to: i32, flush: bool): void {
+  const fv = f64x2.splat(f);
+  const tiny = f64x2.splat(TINY);
+  let j = from;
+  for (; j + 1 < to; j += 2) {
+    const o = <usize>j << 3;
+    const v = f64x2.sub(v128.load(dst + o), f64x2.mul(fv, v128.load(src + o)));
+    v128.store(dst + o, flush ? v128.andnot(v, f64x2.lt(f64x2.abs(v), tiny)) : v);
+  }
+  if (j < to) {
+    const o = <usize>j << 3;
+    const v = load<f64>(dst + o) - f * load<f64>(src + o);
+    store<f64>(dst + o, flush && Math.abs(v) < TINY ? 0 : v);
+  }
 }
 
 export class Master {
@@ -335,6 +358,26 @@ export class Master {
     }
   }
 
+  /** A copy of the current basis, to come back to (a dive backtracking to a node). */
+  saveBasis(): BasisCopy {
+    const m = this.m;
+    return new BasisCopy(this.rowItem.slice(0, m), this.basis.slice(0, m), this.cB.slice(0, m), this.binv.slice(0, m * m));
+  }
+
+  /**
+   * Makes a saved basis current again when the rows are still those it was saved with (a
+   * cold solve in between may have changed them; then the next resolve starts from where it
+   * is). resolve() then recomputes the values and duals for the new demands.
+   */
+  restoreBasis(copy: BasisCopy): void {
+    const m = this.m;
+    if (!this.warm || copy.basis.length != m) return;
+    for (let r = 0; r < m; r++) if (this.rowItem[r] != copy.rowItem[r]) return;
+    this.basis.set(copy.basis);
+    this.cB.set(copy.cB);
+    this.binv.set(copy.binv);
+  }
+
   /**
    * Re-solves after the demands changed (a search node fixed some bars), from the last basis:
    * the rows stay those of the last cold solve (a row whose demand reached 0 stays, with
@@ -398,17 +441,24 @@ export class Master {
         }
       }
       const np = this.patType.len;
+      const tp = this.patType.data.dataStart;
+      const sp = this.patStart.data.dataStart;
+      const ip = this.patItem.data.dataStart;
+      const np2 = this.patCnt.data.dataStart;
+      const rp = this.rowOf.dataStart;
+      const yp = this.y.dataStart;
+      const qp = qr.dataStart;
       for (let p = 0; p < np; p++) {
-        if (qr[this.patType.data[p]] == 0) continue;
+        if (load<i32>(qp + (<usize>load<i32>(tp + (<usize>p << 2)) << 2)) == 0) continue;
         let alpha: f64 = 0;
         let v: f64 = 0;
-        const e = this.patStart.data[p + 1];
-        for (let a = this.patStart.data[p]; a < e; a++) {
-          const r = this.rowOf[this.patItem.data[a]];
+        const e = load<i32>(sp + (<usize>(p + 1) << 2));
+        for (let a = load<i32>(sp + (<usize>p << 2)); a < e; a++) {
+          const r = load<i32>(rp + (<usize>load<i32>(ip + (<usize>a << 2)) << 2));
           if (r < 0) continue;
-          const c = <f64>this.patCnt.data[a];
+          const c = <f64>load<i32>(np2 + (<usize>a << 2));
           alpha += c * load<f64>(rho + (<usize>r << 3));
-          v += c * this.y[r];
+          v += c * load<f64>(yp + (<usize>r << 3));
         }
         if (alpha < -PIV_TOL) {
           const rc = this.patCost.data[p] - v;
@@ -420,7 +470,6 @@ export class Master {
       this.column(enter);
       this.pivot(l, enter, this.xB[l] / this.u[l]);
       // y' = y + rc_enter * (row l of the new inverse), as in the primal loop: O(m), not O(m^2).
-      const yp = this.y.dataStart;
       const row = this.binv.dataStart + (<usize>(l * m) << 3);
       for (let r = 0; r < m; r++) {
         const o = <usize>r << 3;
@@ -447,8 +496,9 @@ export class Master {
       // 1. Pooled columns and surpluses.
       let enter: i32 = -2147483647;
       let bestRc: f64 = -RC_TOL;
+      const yd = this.y.dataStart;
       for (let r = 0; r < m; r++) {
-        const rc = unchecked(this.y[r]);
+        const rc = load<f64>(yd + (<usize>r << 3));
         if (rc < bestRc) {
           bestRc = rc;
           enter = -(r + 1);
@@ -457,7 +507,7 @@ export class Master {
       }
       if (!(bland && enter != -2147483647)) {
         for (let k = 0; k < this.nEx; k++) {
-          const rc = unchecked(this.y[this.exBig[k]]) - unchecked(this.y[this.exSmall[k]]);
+          const rc = load<f64>(yd + (<usize>unchecked(this.exBig[k]) << 3)) - load<f64>(yd + (<usize>unchecked(this.exSmall[k]) << 3));
           if (rc < bestRc) {
             bestRc = rc;
             enter = -(m + 1 + k);
@@ -649,12 +699,7 @@ export class Master {
       const f = load<f64>(up + (<usize>k << 3));
       if (f == 0) continue;
       const krow = bp + (<usize>(k * m) << 3);
-      for (let r = 0; r < m; r++) {
-        const o = <usize>r << 3;
-        // Flush tiny values: subnormal floats make every later pass many times slower.
-        const v = load<f64>(krow + o) - f * load<f64>(lrow + o);
-        store<f64>(krow + o, Math.abs(v) < 1e-14 ? 0 : v);
-      }
+      subScaledRow(krow, lrow, f, 0, m, true);
       const xo = xp + (<usize>k << 3);
       let x = load<f64>(xo) - theta * f;
       if (x < 0 && x > -1e-9) x = 0;
@@ -698,11 +743,12 @@ export class Master {
         if (r >= 0) a[r * m + k] = <f64>this.patCnt.data[q];
       }
     }
+    const ad = a.dataStart;
     for (let c = 0; c < m; c++) {
       let p = c;
-      let best = Math.abs(unchecked(a[c * m + c]));
+      let best = Math.abs(load<f64>(ad + (<usize>(c * m + c) << 3)));
       for (let r = c + 1; r < m; r++) {
-        const v = Math.abs(unchecked(a[r * m + c]));
+        const v = Math.abs(load<f64>(ad + (<usize>(r * m + c) << 3)));
         if (v > best) { best = v; p = r; }
       }
       if (best < 1e-12) return false; // singular: keep the product-form inverse
@@ -718,20 +764,11 @@ export class Master {
       for (let r = 0; r < m; r++) {
         if (r == c) continue;
         const rb = r * m;
-        const f = unchecked(a[rb + c]);
+        const f = load<f64>(ad + (<usize>(rb + c) << 3));
         if (f == 0) continue;
         // a's columns left of c are already eliminated: start at c.
-        const ar = a.dataStart + (<usize>rb << 3), ac = a.dataStart + (<usize>cb << 3);
-        for (let j = c; j < m; j++) {
-          const o = <usize>j << 3;
-          store<f64>(ar + o, load<f64>(ar + o) - f * load<f64>(ac + o));
-        }
-        const ir = inv.dataStart + (<usize>rb << 3), ic = inv.dataStart + (<usize>cb << 3);
-        for (let j = 0; j < m; j++) {
-          const o = <usize>j << 3;
-          const v = load<f64>(ir + o) - f * load<f64>(ic + o);
-          store<f64>(ir + o, Math.abs(v) < 1e-14 ? 0 : v);
-        }
+        subScaledRow(ad + (<usize>rb << 3), ad + (<usize>cb << 3), f, c, m, false);
+        subScaledRow(inv.dataStart + (<usize>rb << 3), inv.dataStart + (<usize>cb << 3), f, 0, m, true);
       }
     }
     // inv is B^-1 with rows indexed by basis position.
@@ -824,5 +861,19 @@ export class Master {
       }
     }
     return best;
+  }
+}
+
+/** A saved basis: its rows, basic columns, their costs and the basis inverse. */
+export class BasisCopy {
+  rowItem: Int32Array;
+  basis: Int32Array;
+  cB: Float64Array;
+  binv: Float64Array;
+  constructor(rowItem: Int32Array, basis: Int32Array, cB: Float64Array, binv: Float64Array) {
+    this.rowItem = rowItem;
+    this.basis = basis;
+    this.cB = cB;
+    this.binv = binv;
   }
 }

@@ -1,14 +1,14 @@
 // The search: bounds, greedy plans (best fit decreasing, minimum bin slack), the root LP
 // bound (started from the best greedy plan's patterns), then turns of branch-and-price dives
-// and bar elimination (improve.ts). A dive solves the residual LP, fixes every pattern the LP
-// uses at least once (rounding down), else one copy of its most used fractional pattern
-// (later dives pick among the top three at random, seeded) with the other near-whole ones,
-// and repeats; a node whose fixed cost plus its rounded-up LP bound cannot beat the best plan
-// is abandoned. Every node is also completed by best fit into a full plan, and once few
-// pieces are left, by an exact repacking of them (repack.ts) into one bar fewer than the best
-// plan needs: rounding the LP gets most bars right, the last few need search. A plan whose
-// objective meets the lower bound is proven optimal and ends the search; a last pass then
-// looks for the same objective with fewer distinct patterns.
+// and bar elimination (improve.ts). A dive is a depth-first search over fixed patterns that
+// backtracks (limited discrepancy, the k-th dive allowing k): each node re-solves the
+// residual LP from its parent's basis, is abandoned when its fixed cost plus the rounded-up
+// LP bound cannot beat the best plan, and fixes patterns the LP uses (see dive()). Every
+// node is also completed by best fit into a full plan, and once few pieces are left, by an
+// exact repacking of them (repack.ts) into one bar fewer than the best plan needs: rounding
+// the LP gets most bars right, the last few need search. A plan whose objective meets the
+// lower bound is proven optimal and ends the search; a last pass then looks for the same
+// objective with fewer distinct patterns.
 
 import { Instance } from "./instance";
 import { Bar, Plan } from "./plan";
@@ -28,15 +28,19 @@ const REFACTOR_MS_PER_M3: f64 = 1.5e-6;
 const REFACTOR_BUDGET_SHARE: f64 = 0.1;
 /** Share of the budget the root LP may take. */
 const ROOT_LP_SHARE: f64 = 0.5;
-/** Fractional patterns a dive step looks at, and the LP value from which it fixes them together. */
+/** Patterns a dive node may branch on. */
 const DIVE_CANDIDATES: i32 = 12;
-const DIVE_EXTRA_X: f64 = 0.85;
+/** What re-solving a dive node's LP found. */
+const NODE_OPEN: i32 = 0;
+const NODE_PRUNED: i32 = 1;
+const NODE_LEAF: i32 = 2;
+const NODE_STOP: i32 = 3;
 /**
  * Bar elimination effort after the root LP and per later turn, in swap candidates looked at
  * (a few ns each): counted, not timed, so that a run that ends before the budget does not
  * depend on the clock.
  */
-const FIRST_ELIMINATION_WORK: f64 = 8e6;
+const FIRST_ELIMINATION_WORK: f64 = 2e6;
 const ELIMINATION_WORK: f64 = 1e6;
 /** Exact repacking of a dive's residual: at most this many pieces, and nodes per try. */
 const REPACK_PIECES: i32 = 60;
@@ -63,6 +67,13 @@ export class Search {
   minSlack: MinSlack;
   emptier: BarEmptier;
   repacker: Repacker;
+  // Dive scratch: the branching candidates of a node, and the patterns barred in this pass.
+  cand: Int32Array = new Int32Array(DIVE_CANDIDATES);
+  candCopies: Int32Array = new Int32Array(DIVE_CANDIDATES);
+  candScore: Float64Array = new Float64Array(DIVE_CANDIDATES);
+  tabu: Array<i32> = new Array<i32>();
+  /** This pass still rounds down all whole patterns at once (until that first fails). */
+  probing: bool = true;
   /** Minimum bin slack costs nodes per bar: used below a size where it stays cheap. */
   useMinSlack: bool;
 
@@ -244,6 +255,7 @@ export class Search {
     const rootDeadline = this.budget.start + (this.budget.deadline - this.budget.start) * ROOT_LP_SHARE;
     const st = this.master.solveFrom(types, starts, items, nb, inst.dem, inst.qty, rootDeadline);
     if (st == LP_STOPPED && now() >= rootDeadline) this.stoppedByDeadline = true;
+
     if (st != LP_INFEASIBLE) {
       if (st == LP_OPTIMAL) this.lpValue = this.master.value;
       if (st == LP_OPTIMAL || st == LP_BOUNDED) this.rootMs = this.budget.elapsed();
@@ -266,7 +278,7 @@ export class Search {
       const before = this.best;
       // Dives alternate with turns of bar elimination from the best plan.
       if ((round++ & 1) == 1) this.eliminate(ELIMINATION_WORK);
-      else this.dive(this.dives++);
+      else if (this.dive(this.dives++)) break;
       stale = this.best === before ? stale + 1 : 0;
     }
   }
@@ -315,15 +327,6 @@ export class Search {
     return v;
   }
 
-  /** Pattern p fits the residual demand and stock whole. */
-  private fitsResidual(p: i32): bool {
-    const mp = this.master;
-    if (this.qr[mp.patType.data[p]] == 0) return false;
-    const e = mp.patStart.data[p + 1];
-    for (let a = mp.patStart.data[p]; a < e; a++) if (mp.patCnt.data[a] > this.dr[mp.patItem.data[a]]) return false;
-    return true;
-  }
-
   /** Cuts `copies` bars of pattern p, capped by the demand left and the stock left. */
   private fix(p: i32, copies: i32, fixed: Array<Bar>): i32 {
     const inst = this.inst;
@@ -360,77 +363,156 @@ export class Search {
     return done;
   }
 
-  private dive(k: i32): void {
+  /**
+   * One pass of the dive, a depth-first search over fixed patterns that backtracks: a node
+   * re-solves the residual LP and is abandoned when its fixed bars plus the rounded-up LP
+   * bound cannot beat the best plan. It first tries rounding down every pattern the LP uses
+   * at least once (cheap, and kept while the bound still allows a better plan; on instances
+   * with little slack it soon does not, and the pass stops trying); otherwise it branches on
+   * one pattern at a time, the one closest to a whole value first, the next ones only while
+   * the pass's discrepancy allows, with the patterns already tried barred from its later
+   * siblings (so they look elsewhere).
+   * Pass k allows k discrepancies (limited discrepancy search). Returns true to stop.
+   */
+  private dive(maxDiscrepancy: i32): bool {
+    this.resetResidual();
+    this.tabu.length = 0;
+    this.probing = true;
+    return this.descend(new Array<Bar>(), maxDiscrepancy);
+  }
+
+  private descend(fixed: Array<Bar>, discrepancy: i32): bool {
+    let st = this.solveNode(fixed);
+    for (;;) {
+      if (st == NODE_STOP) return true;
+      if (st == NODE_LEAF) return this.optimal();
+      if (st == NODE_PRUNED) return false;
+      if (this.completeNode(fixed)) return true;
+      const nc = this.candidates();
+      const mark = this.save(fixed);
+      // Siblings start the LP from this node's basis: re-solving from deep in the subtree
+      // just left would take many more pivots.
+      const basis = discrepancy > 0 || this.probing ? this.master.saveBasis() : null;
+      if (this.probing && this.roundDown(fixed) > 0) {
+        st = this.solveNode(fixed);
+        if (st != NODE_PRUNED) continue;
+        // Rounding down lost too much here: branch one pattern at a time from now on.
+        this.probing = false;
+        this.restore(mark, fixed);
+        this.master.restoreBasis(basis!);
+      }
+      const cand = new Int32Array(nc);
+      const copies = new Int32Array(nc);
+      for (let c = 0; c < nc; c++) {
+        cand[c] = this.cand[c];
+        copies[c] = this.candCopies[c];
+      }
+      const tabuMark = this.tabu.length;
+      for (let c = 0; c < nc && c <= discrepancy; c++) {
+        if (c > 0) this.master.restoreBasis(basis!);
+        if (this.fix(cand[c], copies[c], fixed) > 0 && this.descend(fixed, discrepancy - c)) return true;
+        this.restore(mark, fixed);
+        this.tabu.push(cand[c]);
+      }
+      this.tabu.length = tabuMark;
+      return false;
+    }
+  }
+
+  /** Re-solves the residual LP of a node (or completes a node with nothing left). */
+  private solveNode(fixed: Array<Bar>): i32 {
     const inst = this.inst;
     const mp = this.master;
-    this.resetResidual();
-    const fixed = new Array<Bar>();
-    const cand = new Int32Array(DIVE_CANDIDATES);
-    const candX = new Float64Array(DIVE_CANDIDATES);
-    for (;;) {
-      let left: i32 = 0;
-      for (let i = 0; i < inst.nI; i++) left += this.dr[i];
-      if (left == 0) break;
-      const fixedObj = this.fixedObjective(fixed);
-      mp.target = this.best!.unplaced == 0 ? this.best!.objective - fixedObj : Infinity;
-      const st = mp.resolve(this.dr, this.qr, this.budget.deadline);
-      if (st == LP_INFEASIBLE) break;
-      const best = this.best!;
-      if (best.unplaced == 0) {
-        const reach = fixedObj + roundBound(inst, mp.bound);
-        if (reach >= best.objective - 1e-9 * Math.max(1.0, best.objective)) return;
-      }
-      if (this.budget.expired()) break;
-      // Round down every pattern the LP uses at least once.
-      let rounded = false;
-      let nc: i32 = 0;
-      for (let r = 0; r < mp.m; r++) {
-        const p = mp.basis[r];
-        const x = mp.xB[r];
-        if (p < 0 || x <= 1e-5) continue;
-        const whole = <i32>Math.floor(x + 1e-6);
-        if (whole >= 1) {
-          if (this.fix(p, whole, fixed) > 0) rounded = true;
-          continue;
-        }
-        // Keep the largest fractional values.
-        let pos = nc < DIVE_CANDIDATES ? nc++ : DIVE_CANDIDATES;
-        while (pos > 0 && candX[pos - 1] < x) {
-          if (pos < DIVE_CANDIDATES) { cand[pos] = cand[pos - 1]; candX[pos] = candX[pos - 1]; }
-          pos--;
-        }
-        if (pos < DIVE_CANDIDATES) { cand[pos] = p; candX[pos] = x; }
-      }
-      if (rounded) continue;
-      if (nc == 0) break;
-      // Minimum bin slack only on a small residual: there it is cheap and often exact.
-      this.complete(fixed, inst.smallest, left <= SLACK_RESIDUAL);
-      if (this.optimal()) return;
-      if (left <= REPACK_PIECES) {
-        this.repackResidual(fixed);
-        if (this.optimal()) return;
-      }
-      let pick: i32 = 0;
-      const top = nc < 3 ? nc : 3;
-      if (k > 0 && top > 1) {
-        // Later dives: a seeded choice among the top three, weighted by their value.
-        let sum: f64 = 0;
-        for (let c = 0; c < top; c++) sum += candX[c];
-        let r = this.rng.float() * sum;
-        pick = top - 1;
-        for (let c = 0; c < top; c++) {
-          r -= candX[c];
-          if (r < 0) { pick = c; break; }
-        }
-      }
-      let progress = this.fix(cand[pick], 1, fixed);
-      // Other near-whole patterns that still fit the demand whole go in the same step: far
-      // fewer LP re-solves per dive.
-      for (let c = 0; c < nc; c++) {
-        if (c != pick && candX[c] >= DIVE_EXTRA_X && this.fitsResidual(cand[c])) progress += this.fix(cand[c], 1, fixed);
-      }
-      if (progress == 0) break;
+    let left: i32 = 0;
+    for (let i = 0; i < inst.nI; i++) left += this.dr[i];
+    if (left == 0) {
+      this.complete(fixed, inst.smallest, false);
+      return NODE_LEAF;
     }
-    this.complete(fixed, inst.smallest);
+    const fixedObj = this.fixedObjective(fixed);
+    const best = this.best!;
+    mp.target = best.unplaced == 0 ? best.objective - fixedObj : Infinity;
+    const st = mp.resolve(this.dr, this.qr, this.budget.deadline);
+    if (this.budget.expired()) return NODE_STOP;
+    if (st == LP_INFEASIBLE) {
+      // Short stock: what is left goes in greedily.
+      this.complete(fixed, inst.smallest);
+      return NODE_LEAF;
+    }
+    if (best.unplaced == 0 && fixedObj + roundBound(inst, mp.bound) >= best.objective - 1e-9 * Math.max(1.0, best.objective)) return NODE_PRUNED;
+    return NODE_OPEN;
+  }
+
+  /** Completes an open node greedily (and exactly when little is left); true once optimal. */
+  private completeNode(fixed: Array<Bar>): bool {
+    let left: i32 = 0;
+    for (let i = 0; i < this.inst.nI; i++) left += this.dr[i];
+    // Minimum bin slack only on a small residual: there it is cheap and often exact.
+    this.complete(fixed, this.inst.smallest, left <= SLACK_RESIDUAL);
+    if (this.optimal()) return true;
+    if (left <= REPACK_PIECES) this.repackResidual(fixed);
+    return this.optimal();
+  }
+
+  /**
+   * The LP's patterns to branch on, into cand/candCopies: those not barred, the one whose
+   * value is closest to a whole number of bars first (fixed at that number).
+   */
+  private candidates(): i32 {
+    const mp = this.master;
+    let nc: i32 = 0;
+    const cand = this.cand;
+    const copies = this.candCopies;
+    const score = this.candScore;
+    for (let r = 0; r < mp.m; r++) {
+      const p = mp.basis[r];
+      const x = mp.xB[r];
+      if (p < 0 || x <= 1e-5 || this.tabu.includes(p)) continue;
+      const whole = Math.max(1.0, Math.round(x));
+      const sc = Math.abs(x - whole);
+      let pos = nc < DIVE_CANDIDATES ? nc++ : DIVE_CANDIDATES;
+      while (pos > 0 && score[pos - 1] > sc) {
+        if (pos < DIVE_CANDIDATES) { cand[pos] = cand[pos - 1]; copies[pos] = copies[pos - 1]; score[pos] = score[pos - 1]; }
+        pos--;
+      }
+      if (pos < DIVE_CANDIDATES) { cand[pos] = p; copies[pos] = <i32>whole; score[pos] = sc; }
+    }
+    return nc;
+  }
+
+  /** Fixes the whole part of every pattern the LP uses at least once; returns the bars fixed. */
+  private roundDown(fixed: Array<Bar>): i32 {
+    const mp = this.master;
+    let done: i32 = 0;
+    for (let r = 0; r < mp.m; r++) {
+      const p = mp.basis[r];
+      const x = mp.xB[r];
+      if (p < 0 || x < 1.0 - 1e-6 || this.tabu.includes(p)) continue;
+      done += this.fix(p, <i32>Math.floor(x + 1e-6), fixed);
+    }
+    return done;
+  }
+
+  private save(fixed: Array<Bar>): NodeMark {
+    const mark = new NodeMark(this.dr, this.qr, fixed.length);
+    return mark;
+  }
+
+  private restore(mark: NodeMark, fixed: Array<Bar>): void {
+    this.dr.set(mark.dr);
+    this.qr.set(mark.qr);
+    fixed.length = mark.fixed;
+  }
+}
+
+/** A node's residual demand, stock and fixed bars, to come back to after a child. */
+class NodeMark {
+  dr: Int32Array;
+  qr: Int32Array;
+  fixed: i32;
+  constructor(dr: Int32Array, qr: Int32Array, fixed: i32) {
+    this.dr = dr.slice();
+    this.qr = qr.slice();
+    this.fixed = fixed;
   }
 }
