@@ -9,7 +9,10 @@
 //   BENCH_ENGINE_VARIANTS  bin-packing variants, default 3nho,3nhr,ur
 //   BENCH_ENGINE_SETS      comma list of bpp,strip,vsbpp,features,cabinet (default all)
 //   BENCH_ENGINE_STRIP     zero-waste groups, comma list of hopper2001a,burke2004,hopper2000
-//   BENCH_ENGINE_STRIP_STAGES  stages of the zero-waste runs, default 3 (0 = unlimited)
+//   BENCH_ENGINE_STRIP_STAGES  stages of the zero-waste runs, default 3 (0 = unlimited); one variant
+//   BENCH_ENGINE_STRIP_VARIANTS  zero-waste variants, comma list of u (unlimited-stage guillotine),
+//                          a stage count (e.g. 3) and fr (free placement, cutType efficiency);
+//                          default u,3,fr, or the one BENCH_ENGINE_STRIP_STAGES names
 //   BENCH_ENGINE_VERBOSE=1 one line per instance on stderr
 //   BENCH_ENGINE_EFFORT    engine effort scale, default 0 (run to the limit); 1 = the service default
 //   BENCH_ENGINE_DIR       instance root, default /work/shared/bench/instances
@@ -43,12 +46,21 @@ const FIRST_CUT = (process.env.BENCH_ENGINE_FIRSTCUT ?? 'x') as Axis;
 /** Bin-packing variants to run (default the three guillotine ones; 'fr' = free placement, cutType efficiency). */
 const VARIANTS = (process.env.BENCH_ENGINE_VARIANTS ?? '3nho,3nhr,ur').split(',');
 const SETS = (process.env.BENCH_ENGINE_SETS ?? 'bpp,strip,vsbpp,features,cabinet').split(',');
-/** Zero-waste groups to run (hopper2001a, burke2004, hopper2000); default: the first two, all three with FULL. */
 /** Print one line per finished instance to stderr. */
 const VERBOSE = process.env.BENCH_ENGINE_VERBOSE === '1';
-/** Stages of the zero-waste runs (default 3; 0 = unlimited). */
-const STRIP_STAGES = Number(process.env.BENCH_ENGINE_STRIP_STAGES ?? 3);
+/** Zero-waste variants: 'u' unlimited stages, a stage count, 'fr' free placement. */
+const STRIP_VARIANTS = (process.env.BENCH_ENGINE_STRIP_VARIANTS ?? (process.env.BENCH_ENGINE_STRIP_STAGES !== undefined ? stripTag(Number(process.env.BENCH_ENGINE_STRIP_STAGES)) : 'u,3,fr')).split(',');
+/** Zero-waste groups to run (hopper2001a, burke2004, hopper2000); default: the first two, all three with FULL. */
 const STRIP_GROUPS = process.env.BENCH_ENGINE_STRIP?.split(',');
+
+function stripTag(stages: number): string {
+  return stages > 0 ? String(stages) : 'u';
+}
+
+/** Table label of a zero-waste variant. */
+function stripLabel(tag: string): string {
+  return tag === 'fr' ? 'free placement' : tag === 'u' ? 'guillotine, unlimited stages' : `guillotine, ${tag} stages`;
+}
 
 // ---------------------------------------------------------------- CSV
 
@@ -147,7 +159,7 @@ function run(task: Task, mod: WebAssembly.Module): Outcome {
       // The strip's fixed WIDTH lies along y (our roll's w), its open HEIGHT along x.
       const b = bins[0]!;
       const stock: EngineStock[] = [{ l: 0, w: num(b.WIDTH, 0), q: 1, cost: 0, trim: { l1: 0, l2: 0, w1: 0, w2: 0 }, grain: 0, open: true }];
-      problem = base({ stock, parts: partsOf(items, 1, () => true, true), maxPhase: task.maxPhase ?? 3, firstCut: 'y' });
+      problem = base({ stock, parts: partsOf(items, 1, () => true, true), maxPhase: task.maxPhase ?? 3, firstCut: 'y', placement: task.placement });
     } else {
       const stock: EngineStock[] = bins.map((b) => ({
         l: num(b.WIDTH, 0),
@@ -321,10 +333,16 @@ function stripTasks(): Task[] {
   const root = join(DIR, 'rect-strip-zero-waste');
   const tasks: Task[] = [];
   const groups = STRIP_GROUPS ?? (FULL ? ['hopper2001a', 'burke2004', 'hopper2000'] : ['hopper2001a', 'burke2004']);
-  for (const g of groups) {
-    const names = readdirSync(join(root, g)).filter((f) => f.endsWith('_items.csv')).map((f) => f.slice(0, -10));
-    names.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-    for (const n of names) tasks.push({ id: 0, kind: 'strip', name: `${g}/${n}`, base: join(root, g, n), maxPhase: STRIP_STAGES });
+  for (const v of STRIP_VARIANTS) {
+    const free = v === 'fr';
+    const maxPhase = free || v === 'u' ? 0 : Number(v);
+    for (const g of groups) {
+      const names = readdirSync(join(root, g)).filter((f) => f.endsWith('_items.csv')).map((f) => f.slice(0, -10));
+      names.sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+      for (const n of names) {
+        tasks.push({ id: 0, kind: 'strip', name: `${v}:${g}/${n}`, base: join(root, g, n), maxPhase, ...(free ? { placement: 'free' as const } : {}) });
+      }
+    }
   }
   return tasks;
 }
@@ -399,34 +417,38 @@ function report(tasks: Task[], out: Map<number, Outcome>): void {
   }
   const strips = tasks.filter((t) => t.kind === 'strip');
   if (strips.length) {
-    console.log(`\n### Zero-waste strip packing (open-length roll, ${STRIP_STAGES || 'unlimited'} stages, rotation), ${LIMIT} ms per instance\n`);
-    console.log('| group | instances | sum of optimum heights | ours | gap to optimum | optimal found | packingsolver here (10 s) | mean time to best |');
-    console.log('|---|---|---|---|---|---|---|---|');
+    console.log(`\n### Zero-waste strip packing (open-length roll, rotation), ${LIMIT} ms per instance\n`);
+    console.log('Hopper 2000 n* are non-guillotine perfect packings (judge the free-placement row), t* guillotine ones.\n');
+    console.log('| group | placement | instances | sum of optimum heights | ours | gap to optimum | optimal found | packingsolver here (3 stages, 10 s) | mean time to best |');
+    console.log('|---|---|---|---|---|---|---|---|---|');
     const psFile = join(DIR, 'rect-strip-zero-waste', 'packingsolver_8b83b5a8_here_hopper2001a_3stage_10s.csv');
     const ps = new Map<string, number>();
     if (existsSync(psFile)) for (const r of csv(psFile)) ps.set(r.INSTANCE!, Number(r.HEIGHT_FOUND));
-    for (const g of ['hopper2001a', 'burke2004', 'hopper2000']) {
-      const ts = strips.filter((t) => t.name.startsWith(`${g}/`));
-      if (!ts.length) continue;
-      let opt = 0;
-      let ours = 0;
-      let hits = 0;
-      let psSum = 0;
-      let psAll = true;
-      const ttb: number[] = [];
-      for (const t of ts) {
-        const o = out.get(t.id)!;
-        const h = num(csv(`${t.base}_bins.csv`)[0]!.HEIGHT, 0);
-        opt += h;
-        ours += o.unplaced ? Infinity : o.length;
-        if (o.length <= h + 1e-9 && !o.unplaced) hits++;
-        const p = ps.get(t.name.slice(g.length + 1));
-        if (p === undefined) psAll = false;
-        else psSum += p;
-        ttb.push(o.timeToBestMs);
+    const rows: [string, string][] = [['hopper2001a', 'hopper2001a/'], ['burke2004', 'burke2004/'], ['hopper2000', 'hopper2000/'], ['hopper2000 n', 'hopper2000/n'], ['hopper2000 t', 'hopper2000/t']];
+    for (const [label, prefix] of rows) {
+      for (const v of STRIP_VARIANTS) {
+        const ts = strips.filter((t) => t.name.startsWith(`${v}:${prefix}`));
+        if (!ts.length) continue;
+        let opt = 0;
+        let ours = 0;
+        let hits = 0;
+        let psSum = 0;
+        let psAll = true;
+        const ttb: number[] = [];
+        for (const t of ts) {
+          const o = out.get(t.id)!;
+          const h = num(csv(`${t.base}_bins.csv`)[0]!.HEIGHT, 0);
+          opt += h;
+          ours += o.unplaced ? Infinity : o.length;
+          if (o.length <= h + 1e-9 && !o.unplaced) hits++;
+          const p = ps.get(t.name.slice(t.name.lastIndexOf('/') + 1));
+          if (p === undefined) psAll = false;
+          else psSum += p;
+          ttb.push(o.timeToBestMs);
+        }
+        const psText = psAll ? `${psSum} (${pct(psSum, opt)})` : '-';
+        console.log(`| ${label} | ${stripLabel(v)} | ${ts.length} | ${opt} | ${ours} | ${pct(ours, opt)} | ${hits}/${ts.length} | ${psText} | ${mean(ttb).toFixed(0)} ms |`);
       }
-      const psText = psAll ? `${psSum} (${pct(psSum, opt)})` : '-';
-      console.log(`| ${g} | ${ts.length} | ${opt} | ${ours} | ${pct(ours, opt)} | ${hits}/${ts.length} | ${psText} | ${mean(ttb).toFixed(0)} ms |`);
     }
   }
   const vs = tasks.filter((t) => t.kind === 'vsbpp');

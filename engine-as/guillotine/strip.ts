@@ -6,22 +6,23 @@
 // chosen by look-ahead among the longest remaining parts and lengths that would finish the
 // strip (a band taking all the rest wins, else the densest). A local search over part
 // weights and split rules repeats the construction while budget and effort last; the
-// shortest strip is kept. Deterministic for the seed when the effort limit ends the run.
+// shortest strip is kept. Then a backtracking search (strip-exact.ts) looks for shorter
+// strips from the lower bound up, and ends the run once it reaches the bound. Deterministic
+// for the seed when the effort limit ends the run.
 //
-// Input (f64): Y, kerf, maxPhase (0 = unlimited), seed, budgetMs, effort (0 = none), nParts,
-// then per part l, w, q, mask (1: l along the roll, 2: rotated). Output: status, length,
-// iterations, length of the first (noise-free) strip, node count, then the tree in preorder, NODE_STRIDE values per node (as in
-// layout.ts: kind, dir or rot, x, y, l, w, part, children), coordinates from the usable corner.
+// Input (f64): Y, kerf, maxPhase (0 = unlimited stages, -1 = free placement: no cuts), seed,
+// budgetMs, effort (0 = none), nParts, then per part l, w, q, mask (1: l along the roll,
+// 2: rotated). Output: status, length, iterations, length of the first (noise-free) strip,
+// node count, length lower bound, then the tree in preorder, NODE_VALUES per node (kind, dir
+// or rot, x, y, l, w, part, children; see strip-node.ts), coordinates from the usable corner.
+// A free-placement result may be one KIND_FREE root holding its parts.
 
 import { Rng, seedFromF64 } from "../common/rng";
 import { now } from "../common/clock";
+import { Node, KIND_CUT, KIND_PART, ALONG_X, ALONG_Y, NODE_VALUES, countNodes, writeNode } from "./strip-node";
+import { searchShorter } from "./strip-exact";
+import { StripTree } from "./strip-tree";
 
-const KIND_CUT: i32 = 0;
-const KIND_PART: i32 = 1;
-/** Cut lines parallel to x (children stacked along y). */
-const ALONG_X: i32 = 0;
-/** Cut lines parallel to y (children side by side along x): the cuts across the roll. */
-const ALONG_Y: i32 = 1;
 const EPS: f64 = 1e-9;
 /** Band lengths tried per band (longest remaining part extents). */
 const LOOKAHEAD: i32 = 4;
@@ -29,28 +30,18 @@ const LOOKAHEAD: i32 = 4;
 const EFFORT_UNIT: f64 = 3e6;
 /** Work counted per fill call besides its scan of the parts (allocation, bookkeeping). */
 const FILL_WORK: f64 = 8;
+/**
+ * Share of time and effort of the best-fit search; the backtracking search (strip-exact.ts)
+ * gets the rest. Guillotine layouts are rarer among its leaves, so it gets less there.
+ */
+const BEST_FIT_SHARE_FREE: f64 = 0.3;
+const BEST_FIT_SHARE_GUILLOTINE: f64 = 0.8;
+/** Effort of one backtracking node, in candidate evaluations. */
+const TREE_NODE_WORK: f64 = 40;
+/** Output values before the tree. */
+const OUT_HEADER: i32 = 6;
 /** Chance per iteration of a fresh random setting instead of a perturbed one. */
 const RESTART: f64 = 0.3;
-
-class Node {
-  kind: i32;
-  dir: i32;
-  x: f64;
-  y: f64;
-  l: f64;
-  w: f64;
-  part: i32;
-  children: Array<Node> = [];
-  constructor(kind: i32, dir: i32, x: f64, y: f64, l: f64, w: f64, part: i32) {
-    this.kind = kind;
-    this.dir = dir;
-    this.x = x;
-    this.y = y;
-    this.l = l;
-    this.w = w;
-    this.part = part;
-  }
-}
 
 class Strip {
   Y: f64;
@@ -398,36 +389,19 @@ class Params {
   }
 }
 
-function countNodes(node: Node): i32 {
-  let c = 1;
-  for (let i = 0; i < node.children.length; i++) c += countNodes(node.children[i]);
-  return c;
-}
-
-function writeNode(out: Float64Array, at: i32, node: Node): i32 {
-  out[at] = <f64>node.kind;
-  out[at + 1] = <f64>node.dir;
-  out[at + 2] = node.x;
-  out[at + 3] = node.y;
-  out[at + 4] = node.l;
-  out[at + 5] = node.w;
-  out[at + 6] = <f64>node.part;
-  out[at + 7] = <f64>node.children.length;
-  let j = at + 8;
-  for (let i = 0; i < node.children.length; i++) j = writeNode(out, j, node.children[i]);
-  return j;
-}
-
 export function solveStrip(input: Float64Array): Float64Array {
   if (input.length < 7) return errorOut();
   const Y = input[0];
   const k = input[1];
   const maxPhase = <i32>input[2];
-  const deadline = now() + Math.max(0.0, input[4]);
+  const free = maxPhase < 0;
+  const started = now();
+  const deadline = started + Math.max(0.0, input[4]);
   const effort = input[5];
   const n = <i32>input[6];
   if (!(Y > 0) || !(k >= 0) || n < 0 || input.length < 7 + 4 * n) return errorOut();
-  const s = new Strip(Y, k, maxPhase, n);
+  // Free placement: the best-fit strips are guillotine layouts with any number of stages.
+  const s = new Strip(Y, k, free ? 0 : maxPhase, n);
   for (let i = 0; i < n; i++) {
     s.pl[i] = input[7 + 4 * i];
     s.pw[i] = input[8 + 4 * i];
@@ -436,9 +410,16 @@ export function solveStrip(input: Float64Array): Float64Array {
   }
   const q0 = new Int32Array(n);
   for (let i = 0; i < n; i++) q0[i] = s.q[i];
-  const rng = new Rng(seedFromF64(input[3]));
-  s.rng = new Rng(seedFromF64(input[3]) + 1);
-  const limit = effort > 0 ? EFFORT_UNIT * effort : Infinity;
+  const seed = seedFromF64(input[3]);
+  const rng = new Rng(seed);
+  s.rng = new Rng(seed + 1);
+  const work = effort > 0 ? EFFORT_UNIT * effort : Infinity;
+  // The best-fit search gets the first share of time and effort, the backtracking search the rest.
+  const share = free ? BEST_FIT_SHARE_FREE : BEST_FIT_SHARE_GUILLOTINE;
+  const limit = work * share;
+  const bestFitEnd = started + (deadline - started) * share;
+  const tree = new StripTree(Y, k, s.pl, s.pw, q0, s.mask);
+  const lowerBound = tree.lowerBound();
   // Integral data: lengths improve in whole units; otherwise by a small fraction.
   let integral = Y == Math.floor(Y) && k == Math.floor(k);
   for (let i = 0; i < n; i++) integral = integral && s.pl[i] == Math.floor(s.pl[i]) && s.pw[i] == Math.floor(s.pw[i]);
@@ -452,7 +433,7 @@ export function solveStrip(input: Float64Array): Float64Array {
   const trial = new Params(n);
   let curLen: f64 = Infinity;
   let curTail: f64 = Infinity;
-  while (best === null || (s.work < limit && now() < deadline)) {
+  while (best === null || (s.work < limit && now() < bestFitEnd && best.l > lowerBound + EPS)) {
     for (let i = 0; i < n; i++) s.q[i] = q0[i];
     if (iterations == 0) trial.plain();
     else if (rng.float() < RESTART) trial.random(rng);
@@ -470,15 +451,22 @@ export function solveStrip(input: Float64Array): Float64Array {
       curTail = s.tailArea;
     }
   }
-  const b = best!;
+  let b = best!;
+  // Every part placed by the best fit (parts wider than the roll never reach here).
+  if (b.l > lowerBound + EPS) {
+    const nodeBudget = (work - s.work) / TREE_NODE_WORK;
+    const exact = searchShorter(tree, Y, k, maxPhase, b.l, deadline, nodeBudget, seed + 2);
+    if (exact.root !== null && exact.length < b.l - EPS) b = exact.root!;
+  }
   const nodes = countNodes(b);
-  const out = new Float64Array(5 + 8 * nodes);
+  const out = new Float64Array(OUT_HEADER + NODE_VALUES * nodes);
   out[0] = 0;
   out[1] = b.l;
   out[2] = <f64>iterations;
   out[3] = first;
   out[4] = <f64>nodes;
-  writeNode(out, 5, b);
+  out[5] = lowerBound;
+  writeNode(out, OUT_HEADER, b);
   return out;
 }
 

@@ -286,12 +286,20 @@ function solveRoll(problem: GuillotineProblem, given: EnginePart[], r: number, b
   // Half the budget to the band search, the rest to bisection below the length it found.
   let banded: BandedRoll | undefined;
   let bandedUsed = Infinity;
-  if (problem.maxPhase !== 1 && problem.placement !== 'free') {
+  const free = problem.placement === 'free';
+  if (problem.maxPhase !== 1 || free) {
     const unlimited = problem.maxPhase === 0;
-    const strip = solveRollStrip(problem, parts, r, budgetMs * (unlimited ? STRIP_SHARE : STRIP_SHARE_STAGED), module);
-    banded = solveRollBands(problem, parts, r, extent, budgetMs * (unlimited ? BAND_SHARE : BAND_SHARE_STAGED), module);
-    // The shorter complete piece of the two band-wise searches goes on (ties: the band search).
+    const strip = solveRollStrip(problem, parts, r, budgetMs * (free ? FREE_STRIP_SHARE : unlimited ? STRIP_SHARE : STRIP_SHARE_STAGED), module);
     const complete = (b?: BandedRoll): b is BandedRoll => !!b?.sheet && b.unplaced.every((u) => u === 0);
+    // A strip at its lower bound is optimal: nothing left to search.
+    const stripUsed = complete(strip) ? strip.length! - roll.trim.w1 - roll.trim.w2 : Infinity;
+    if (complete(strip) && stripUsed <= strip.lowerBound! + 1e-9 && stripUsed <= cap + 1e-9) {
+      const unplaced = strip.unplaced.map((u, i) => u + left[i]!);
+      return { sheet: strip.sheet, unplaced, bound: Math.max(bound, strip.lowerBound!), iterations: strip.iterations, timeToBest: strip.timeToBest, stopped: false, greedy: strip.greedy };
+    }
+    // Free placement goes on with free probes only (bands are guillotine).
+    if (!free) banded = solveRollBands(problem, parts, r, extent, budgetMs * (unlimited ? BAND_SHARE : BAND_SHARE_STAGED), module);
+    // The shorter complete piece of the two band-wise searches goes on (ties: the band search).
     if (complete(strip) && !(complete(banded) && (banded.length ?? Infinity) <= strip.length!)) banded = strip;
     const used = (banded?.length ?? Infinity) - roll.trim.w1 - roll.trim.w2;
     if (banded?.sheet && banded.unplaced.every((u) => u === 0) && used <= cap + 1e-9) bandedUsed = used;
@@ -370,6 +378,8 @@ const BAND_SHARE = 0.2;
 /** With few stages the recursive fill has little room: the band search keeps most of its share. */
 const STRIP_SHARE_STAGED = 0.1;
 const BAND_SHARE_STAGED = 0.45;
+/** Free placement: the strip search (its backtracking places parts anywhere) before free-packer probes. */
+const FREE_STRIP_SHARE = 0.85;
 
 interface BandedRoll {
   sheet?: EngineSheet;
@@ -380,6 +390,8 @@ interface BandedRoll {
   stopped: boolean;
   /** The engine's greedy start as one piece: its bands end to end, not yet shortened. */
   greedy?: { length: number; placedArea: number };
+  /** No piece can be shorter than this (trims excluded). */
+  lowerBound?: number;
 }
 
 function solveRollBands(
@@ -442,17 +454,18 @@ function solveRollBands(
   return { sheet: { stock: r, root, length: used + roll.trim.w1 + roll.trim.w2 }, length: used + roll.trim.w1 + roll.trim.w2, unplaced: sol.unplaced, ...stats };
 }
 
-// ---- rolls by recursive best fit (engine-as/guillotine/strip.ts) ----
+// ---- rolls by recursive best fit and backtracking (engine-as/guillotine/strip.ts) ----
 // Bands cut across the roll, each filled recursively with the part that fits the space best
-// and then the leftovers beside and above it, so a band combines different parts. Every
-// part with q > 0 fits the roll's width here (solveRoll leaves the others out).
+// and then the leftovers beside and above it, so a band combines different parts; then a
+// backtracking search for shorter pieces (free placement: parts anywhere). Every part with
+// q > 0 fits the roll's width here (solveRoll leaves the others out).
 
-const STRIP_HEADER = 5;
+const STRIP_HEADER = 6;
 
 function solveRollStrip(problem: GuillotineProblem, parts: EnginePart[], r: number, budgetMs: number, module: WebAssembly.Module): BandedRoll | undefined {
   const roll = problem.stock[r]!;
   const Y = roll.w - roll.trim.l1 - roll.trim.l2;
-  const input: number[] = [Y, problem.kerf, problem.maxPhase, problem.seed, budgetMs, problem.effort ?? 1, parts.length];
+  const input: number[] = [Y, problem.kerf, problem.placement === 'free' ? -1 : problem.maxPhase, problem.seed, budgetMs, problem.effort ?? 1, parts.length];
   let any = false;
   for (const p of parts) {
     const m = p.rotMask[roll.grain]!;
@@ -475,17 +488,18 @@ function solveRollStrip(problem: GuillotineProblem, parts: EnginePart[], r: numb
     const y = out[b + 3]! + y0;
     const l = out[b + 4]!;
     const w = out[b + 5]!;
-    if (out[b] === KIND_CUT) {
+    if (out[b] === KIND_CUT || out[b] === KIND_FREE) {
       const n = out[b + 7]!;
       const children: EngineNode[] = [];
       for (let i = 0; i < n; i++) children.push(readNode());
+      if (out[b] === KIND_FREE) return { kind: 'free', x, y, l, w, children: children.filter((c) => c.kind === 'part') };
       return { kind: 'cut', along: out[b + 1] === 1 ? 'y' : 'x', x, y, l, w, children };
     }
     return { kind: 'part', x, y, l, w, part: out[b + 6]!, rot: out[b + 1] === 1 ? 1 : 0 };
   };
   const tree = readNode();
   const used = out[1]!;
-  const root: EngineNode = tree.kind === 'cut' && tree.along === 'y' ? tree : { kind: 'cut', along: 'y', x: x0, y: y0, l: used, w: Y, children: [tree] };
+  const root: EngineNode = tree.kind === 'free' || (tree.kind === 'cut' && tree.along === 'y') ? tree : { kind: 'cut', along: 'y', x: x0, y: y0, l: used, w: Y, children: [tree] };
   const trims = roll.trim.w1 + roll.trim.w2;
   const placed = partsArea(root);
   return {
@@ -496,6 +510,7 @@ function solveRollStrip(problem: GuillotineProblem, parts: EnginePart[], r: numb
     timeToBest: performance.now() - startedAt,
     stopped: false,
     greedy: { length: out[3]! + trims, placedArea: placed },
+    lowerBound: out[5]!,
   };
 }
 
@@ -525,17 +540,31 @@ function shiftClamp(n: EngineNode, dx: number, end: number): EngineNode {
 // free layout too, gets the rest, and the better of the two is returned as free roots. So a
 // CNC job is never cut worse than the same job on a panel saw.
 
-/** Share of the budget given to the free packer. */
+/** Share of the budget given to the free packer (rolls: its strip search usually ends at the length bound). */
 const FREE_SHARE = 0.5;
+const FREE_SHARE_OPEN = 0.7;
+
+/** Every part placed and every roll piece at the roll's length bound. */
+function atLengthBound(problem: GuillotineProblem, sol: EngineSolution): boolean {
+  if (sol.lengthBound === undefined || sol.unplaced.some((u) => u > 0)) return false;
+  let used = 0;
+  for (const sh of sol.sheets) {
+    const row = problem.stock[sh.stock]!;
+    if (!row.open || sh.length === undefined) return false;
+    used += sh.length - row.trim.w1 - row.trim.w2;
+  }
+  return used <= sol.lengthBound + 1e-9;
+}
 
 function solveFreeBest(problem: GuillotineProblem, module: WebAssembly.Module): EngineSolution {
   const startedAt = performance.now();
   const open = problem.stock.some((s) => s.open);
-  const freeProblem = { ...problem, budgetMs: problem.budgetMs * FREE_SHARE };
+  const freeProblem = { ...problem, budgetMs: problem.budgetMs * (open ? FREE_SHARE_OPEN : FREE_SHARE) };
   const free = open ? solveOpenLength(freeProblem, module) : solveOnce(freeProblem, module);
   const left = Math.max(1, problem.budgetMs - (performance.now() - startedAt));
   const secondAt = performance.now() - startedAt;
-  const cut = solveGuillotine({ ...problem, placement: 'guillotine', budgetMs: left }, module);
+  // Rolls cut to their length bound cannot be beaten: no guillotine run.
+  const cut = open && atLengthBound(problem, free) ? free : solveGuillotine({ ...problem, placement: 'guillotine', budgetMs: left }, module);
   const useFree = compareSolutions(problem, free, cut) <= 0;
   const best = useFree ? free : cut;
   return {
@@ -544,7 +573,7 @@ function solveFreeBest(problem: GuillotineProblem, module: WebAssembly.Module): 
     lowerBound: Math.max(free.lowerBound, cut.lowerBound),
     ...(open ? { lengthBound: Math.max(free.lengthBound ?? 0, cut.lengthBound ?? 0) } : {}),
     stats: {
-      iterations: free.stats.iterations + cut.stats.iterations,
+      iterations: free.stats.iterations + (cut === free ? 0 : cut.stats.iterations),
       elapsedMs: performance.now() - startedAt,
       timeToBestMs: useFree ? free.stats.timeToBestMs : secondAt + cut.stats.timeToBestMs,
       stoppedByDeadline: free.stats.stoppedByDeadline || cut.stats.stoppedByDeadline,

@@ -60,6 +60,27 @@ describe('roll stock', () => {
   });
 });
 
+describe('roll stock on a CNC router (cutType efficiency)', () => {
+  it('nests a pinwheel, which no saw can cut, into the shortest possible piece', async () => {
+    // Nine parts that tile 600 x 600 as a pinwheel (four pieces around a centre one, each
+    // outer piece split once): no straight cut divides it, so only free placement reaches 600.
+    const sizes = [[290, 230], [480, 70], [480, 50], [40, 350], [80, 350], [410, 30], [410, 220], [190, 100], [190, 380]];
+    const request = {
+      saw: { stockType: 'roll', cutType: 'efficiency', bladeWidth: 0 },
+      stock: [{ l: 50000, w: 600, material: 'mdf' }],
+      parts: sizes.map(([l, w]) => ({ l, w, q: 1, material: 'mdf' })),
+    };
+    const result = await solve(request);
+    expect(result.unusableParts).toEqual([]);
+    const used = result.stock.filter((s: any) => s.used);
+    expect(used).toHaveLength(1);
+    expect(used[0].l).toBe(600);
+    expect(result.metadata.totalRollLength).toBe(600);
+    expect(result.metadata.totalEfficiency).toBe(1);
+    expect(result.cuts).toEqual([]);
+  });
+});
+
 describe('beam saw', () => {
   it('stacks identical sheets into books and counts cuts per book', async () => {
     const request = {

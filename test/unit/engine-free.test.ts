@@ -32,6 +32,36 @@ function randomParts(n: number, seed: number, stockIdx: number[]): EnginePart[] 
   });
 }
 
+/**
+ * A size x size square cut as a pinwheel (four rectangles around a centre one, so no
+ * straight line divides it), each outer piece then cut once more at random: a perfect
+ * packing of the square that no guillotine layout matches.
+ */
+function pinwheelPieces(size: number, seed: number): EnginePart[] {
+  const r = seededRandom(seed);
+  const between = (lo: number, hi: number) => lo + 1 + Math.floor(r() * (hi - lo - 1));
+  const a = between(size / 2, size - 5);
+  const d = between(5, a);
+  const b = between(5, size / 2);
+  const c = between(b, size - 5);
+  // [x0, x1) x [y0, y1): x along the roll, y across it.
+  const outer: [number, number][] = [[a, b], [size - a, c], [size - d, size - c], [d, size - b]];
+  const rects: [number, number][] = [[a - d, c - b]];
+  for (const [l, w] of outer) {
+    const alongL = r() < 0.5;
+    const len = alongL ? l : w;
+    if (len < 4) rects.push([l, w]);
+    else if (alongL) {
+      const cut = between(0, len);
+      rects.push([cut, w], [l - cut, w]);
+    } else {
+      const cut = between(0, len);
+      rects.push([l, cut], [l, w - cut]);
+    }
+  }
+  return rects.map(([l, w]) => ({ l, w, q: 1, rotMask: [3, 3, 3] as [number, number, number], stock: [0] }));
+}
+
 /** Violations of the free-layout contract; [] when valid. */
 function check(p: GuillotineProblem, sol: EngineSolution): string[] {
   const v: string[] = [];
@@ -107,6 +137,19 @@ describe('free packer', () => {
     expect(free.sheets).toHaveLength(1);
     expect(free.sheets[0]!.length!).toBeLessThanOrEqual(saw.sheets[0]!.length!);
     expect(free.sheets[0]!.length! - 40).toBeGreaterThanOrEqual(free.lengthBound!);
+  });
+
+  it('finds the exact length of a non-guillotine perfect packing on a roll', () => {
+    for (const seed of [1, 2, 3]) {
+      const size = 60;
+      const parts = pinwheelPieces(size, seed);
+      const p = problem([stock(0, size, { open: true })], parts, { firstCut: 'y', budgetMs: 4000 });
+      const sol = solveGuillotine(p, mod);
+      expect(check(p, sol)).toEqual([]);
+      expect(unplaced(sol)).toBe(0);
+      expect(sol.sheets[0]!.length).toBe(size);
+      expect(sol.lengthBound).toBe(size);
+    }
   });
 
   it('is deterministic for the same seed when the effort limit ends the search', () => {

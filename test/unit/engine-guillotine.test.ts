@@ -550,6 +550,20 @@ describe('open-length stock (roll)', () => {
     }
   });
 
+  it('reaches the exact length of recursively cut squares by backtracking, and stops there', () => {
+    // Squares the best-fit strips alone left 1-7 units long (4 s each, when written).
+    for (const seed of [4, 7, 11]) {
+      const parts = guillotinePieces(120, 16, seed);
+      const p = problem([stock(0, 120, { q: 1, open: true })], parts, { budgetMs: 10000, effort: 0 });
+      const { sol } = solveAndValidate(p);
+      expect(totalUnplaced(sol)).toBe(0);
+      expect(sol.sheets[0]!.length).toBe(120);
+      expect(sol.lengthBound).toBe(120);
+      // The bound met is a proof: the rest of the budget is not spent.
+      expect(sol.stats.elapsedMs).toBeLessThan(9000);
+    }
+  });
+
   it('counts trims and kerf, keeps within a roll length cap and is deterministic', () => {
     const st = stock(20000, 1500, { q: 1, open: true, trim: { l1: 10, l2: 10, w1: 5, w2: 15 } });
     const p = problem([st], randomParts(60, 3, [0]), { kerf: 4, maxPhase: 3, budgetMs: 5000 });
