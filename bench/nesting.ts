@@ -8,6 +8,7 @@
 // Environment:
 //   BENCH_NESTING_SECONDS    per instance, default 60
 //   BENCH_NESTING_INSTANCES  comma list of names (default all)
+//   BENCH_NESTING_SEED       search seed, default 1
 //   BENCH_NESTING_DIR        default /work/shared/bench/instances/irregular-strip-esicup
 //   BENCH_NESTING_SHEETS=1   sheet mode instead: each instance's parts onto sheets strip height
 //                            x BENCH_NESTING_SHEET_RATIO (default 0.5) times it (at least the
@@ -22,6 +23,7 @@ import { checkPlacements, materialArea, type PlacedShape, type Pt } from '../tes
 
 const DIR = process.env.BENCH_NESTING_DIR ?? '/work/shared/bench/instances/irregular-strip-esicup';
 const SECONDS = Number(process.env.BENCH_NESTING_SECONDS ?? 60);
+const SEED = Number(process.env.BENCH_NESTING_SEED ?? 1);
 const ONLY = (process.env.BENCH_NESTING_INSTANCES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
 interface JaguaItem { id: number; demand: number; allowed_orientations?: number[]; shape: { type: string; data: number[][] } }
@@ -70,7 +72,7 @@ function run(file: string, sparrow: Map<string, number>): string {
     gap: 0,
     edge: 0,
     roll: true,
-    seed: 1,
+    seed: SEED,
     budgetMs: SECONDS * 1000,
     effort: 0,
   };

@@ -1,62 +1,72 @@
 // Exact pairwise conflict test with clearance: two placed shapes conflict when any edge of
 // one comes closer than `gap` to an edge of the other, or when one lies in the other's
-// material (a part inside another's hole does not). Bounding boxes and per-edge boxes cut
-// the work before any segment distance is computed.
+// material (a part inside another's hole does not). Bounding boxes and per-edge boxes
+// (precomputed with the shape) cut the work before any segment distance is computed.
 
 import { inMaterial, segmentDist2 } from "../geometry/polygon";
-import { Shape } from "./shape";
+import { f64At, setF64At } from "../geometry/raw";
+import { EDGE_STRIDE, Shape } from "./shape";
+
+/** Scratch: b's edges near the overlap window, placed, in the shape's edge layout (grown as needed). */
+let nearEdges = new Float64Array(256);
 
 export function conflict(a: Shape, ax: f64, ay: f64, b: Shape, bx: f64, by: f64, gap: f64): bool {
   // Boxes further apart than the gap cannot conflict.
   if (ax >= bx + b.w + gap || bx >= ax + a.w + gap || ay >= by + b.h + gap || by >= ay + a.h + gap) return false;
-  const ap0 = a.pts;
-  const bp0 = b.pts;
-  // Deep overlaps are the common case while scanning: a corner inside the other's material
-  // settles it in linear time, before the quadratic edge pass.
-  if (inMaterial(unchecked(ap0[0]) + ax, unchecked(ap0[1]) + ay, bp0, b.ringStart, bx, by)) return true;
-  if (inMaterial(unchecked(bp0[0]) + bx, unchecked(bp0[1]) + by, ap0, a.ringStart, ax, ay)) return true;
   const gap2 = gap * gap;
   // The window where edges of each shape can come within the gap of the other's box.
   const loX = Math.max(ax, bx) - gap;
   const hiX = Math.min(ax + a.w, bx + b.w) + gap;
   const loY = Math.max(ay, by) - gap;
   const hiY = Math.min(ay + a.h, by + b.h) + gap;
-  const ap = a.pts;
-  const bp = b.pts;
-  const ar = a.ringStart;
-  const br = b.ringStart;
-  const aRings = ar.length - 1;
-  const bRings = br.length - 1;
-  for (let ra = 0; ra < aRings; ra++) {
-    const a0 = unchecked(ar[ra]);
-    const a1 = unchecked(ar[ra + 1]);
-    let pa = a1 - 1;
-    for (let ia = a0; ia < a1; ia++) {
-      const p1x = unchecked(ap[pa << 1]) + ax;
-      const p1y = unchecked(ap[(pa << 1) + 1]) + ay;
-      const p2x = unchecked(ap[ia << 1]) + ax;
-      const p2y = unchecked(ap[(ia << 1) + 1]) + ay;
-      pa = ia;
-      const eMinX = Math.min(p1x, p2x), eMaxX = Math.max(p1x, p2x);
-      const eMinY = Math.min(p1y, p2y), eMaxY = Math.max(p1y, p2y);
-      if (eMaxX < loX || eMinX > hiX || eMaxY < loY || eMinY > hiY) continue;
-      for (let rb = 0; rb < bRings; rb++) {
-        const b0 = unchecked(br[rb]);
-        const b1 = unchecked(br[rb + 1]);
-        let pb = b1 - 1;
-        for (let ib = b0; ib < b1; ib++) {
-          const q1x = unchecked(bp[pb << 1]) + bx;
-          const q1y = unchecked(bp[(pb << 1) + 1]) + by;
-          const q2x = unchecked(bp[ib << 1]) + bx;
-          const q2y = unchecked(bp[(ib << 1) + 1]) + by;
-          pb = ib;
-          if (Math.max(q1x, q2x) < eMinX - gap || Math.min(q1x, q2x) > eMaxX + gap) continue;
-          if (Math.max(q1y, q2y) < eMinY - gap || Math.min(q1y, q2y) > eMaxY + gap) continue;
-          if (segmentDist2(p1x, p1y, p2x, p2y, q1x, q1y, q2x, q2y) < gap2) return true;
-        }
+  // b's edges reaching into the window, placed once so each of a's edges scans only those;
+  // their boxes widened by the gap.
+  const bLen = b.edgeValues;
+  if (nearEdges.length < bLen) nearEdges = new Float64Array(bLen);
+  const near = nearEdges.dataStart;
+  const be = b.edges.dataStart;
+  let m = 0;
+  {
+    const l = loX - bx, h = hiX - bx, d = loY - by, t = hiY - by;
+    for (let k = 0; k < bLen; k += EDGE_STRIDE) {
+      if (f64At(be, k + 5) < l || f64At(be, k + 4) > h || f64At(be, k + 7) < d || f64At(be, k + 6) > t) continue;
+      setF64At(near, m, f64At(be, k) + bx);
+      setF64At(near, m + 1, f64At(be, k + 1) + by);
+      setF64At(near, m + 2, f64At(be, k + 2) + bx);
+      setF64At(near, m + 3, f64At(be, k + 3) + by);
+      setF64At(near, m + 4, f64At(be, k + 4) + bx - gap);
+      setF64At(near, m + 5, f64At(be, k + 5) + bx + gap);
+      setF64At(near, m + 6, f64At(be, k + 6) + by - gap);
+      setF64At(near, m + 7, f64At(be, k + 7) + by + gap);
+      m += EDGE_STRIDE;
+    }
+  }
+  if (m > 0) {
+    const ae = a.edges.dataStart;
+    const aLen = a.edgeValues;
+    const l = loX - ax, h = hiX - ax, d = loY - ay, t = hiY - ay;
+    for (let k = 0; k < aLen; k += EDGE_STRIDE) {
+      if (f64At(ae, k + 5) < l || f64At(ae, k + 4) > h || f64At(ae, k + 7) < d || f64At(ae, k + 6) > t) continue;
+      const eMinX = f64At(ae, k + 4) + ax, eMaxX = f64At(ae, k + 5) + ax;
+      const eMinY = f64At(ae, k + 6) + ay, eMaxY = f64At(ae, k + 7) + ay;
+      const p1x = f64At(ae, k) + ax;
+      const p1y = f64At(ae, k + 1) + ay;
+      const p2x = f64At(ae, k + 2) + ax;
+      const p2y = f64At(ae, k + 3) + ay;
+      for (let j = 0; j < m; j += EDGE_STRIDE) {
+        if (f64At(near, j + 5) < eMinX || f64At(near, j + 4) > eMaxX || f64At(near, j + 7) < eMinY || f64At(near, j + 6) > eMaxY) continue;
+        if (segmentDist2(p1x, p1y, p2x, p2y, f64At(near, j), f64At(near, j + 1), f64At(near, j + 2), f64At(near, j + 3)) < gap2) return true;
       }
     }
   }
-  // No edges close and neither corner inside the other: apart.
-  return false;
+  // No edges close: the boundaries are apart, so either one holds the other or they are apart.
+  // A point of one outside the other's box settles that side without the point test.
+  const ap = a.pts;
+  const bp = b.pts;
+  const apx = unchecked(ap[0]) + ax;
+  const apy = unchecked(ap[1]) + ay;
+  if (apx > bx && apx < bx + b.w && apy > by && apy < by + b.h && inMaterial(apx, apy, bp, b.ringStart, bx, by)) return true;
+  const bpx = unchecked(bp[0]) + bx;
+  const bpy = unchecked(bp[1]) + by;
+  return bpx > ax && bpx < ax + a.w && bpy > ay && bpy < ay + a.h && inMaterial(bpx, bpy, ap, a.ringStart, ax, ay);
 }

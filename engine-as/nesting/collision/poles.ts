@@ -3,8 +3,11 @@
 // exact test decides whether parts collide; this proxy only ranks how badly (after sparrow).
 
 import { inMaterial, pointSegmentDist2 } from "../geometry/polygon";
+import { f32At, f64At } from "../geometry/raw";
 
 const GRID = 20;
+/** Circles per shape the quick conflict test looks at (the first are the largest); fits two lanes twice. */
+const MEET_POLES = 4;
 
 /** Distance from (px, py) to the nearest edge of any ring. */
 function boundaryDistance(px: f64, py: f64, pts: Float64Array, ringStart: Int32Array): f64 {
@@ -23,7 +26,10 @@ function boundaryDistance(px: f64, py: f64, pts: Float64Array, ringStart: Int32A
   return Math.sqrt(m);
 }
 
-/** Up to `count` circles [cx, cy, r, ...]: each the grid point deepest in the material and furthest from the circles before. */
+/**
+ * Up to `count` circles [cx, cy, r, ...], each inside the material: the grid point deepest in
+ * it and furthest from the circles before. Empty when no grid point lies in the material.
+ */
 export function poles(pts: Float64Array, ringStart: Int32Array, w: f64, h: f64, count: i32): Float64Array {
   const cand = new Array<f64>();
   for (let i = 0; i < GRID; i++) {
@@ -60,34 +66,121 @@ export function poles(pts: Float64Array, ringStart: Int32Array, w: f64, h: f64, 
     out.push(cand[3 * best + 1]);
     out.push(bestScore);
   }
-  if (out.length == 0) {
-    out.push(w * 0.5);
-    out.push(h * 0.5);
-    out.push(Math.min(w, h) * 0.25);
-  }
   const a = new Float64Array(out.length);
   for (let i = 0; i < out.length; i++) a[i] = out[i];
   return a;
 }
 
-/**
- * How deeply two placed shapes' circles interpenetrate: per circle pair the penetration
- * depth, where shallow or missing penetration decays smoothly to a small positive value
- * (after sparrow), so the proxy is never 0 and still falls as the circles draw apart.
- */
-export function penetration(pa: Float64Array, ax: f64, ay: f64, pb: Float64Array, bx: f64, by: f64, eps: f64): f64 {
-  let s: f64 = 0;
-  const eps2 = eps * eps;
-  for (let i = 0; i < pa.length; i += 3) {
-    const x = unchecked(pa[i]) + ax;
-    const y = unchecked(pa[i + 1]) + ay;
-    const r = unchecked(pa[i + 2]);
-    for (let j = 0; j < pb.length; j += 3) {
-      const dx = unchecked(pb[j]) + bx - x;
-      const dy = unchecked(pb[j + 1]) + by - y;
-      const pd = r + unchecked(pb[j + 2]) - Math.sqrt(dx * dx + dy * dy);
-      s += pd >= eps ? pd : eps2 / (2 * eps - pd);
+/** Circles laid out for four-lane arithmetic: x, y and r apart, padded to a multiple of 4 with far-off circles of radius 0. */
+export class PoleLanes {
+  x: Float32Array;
+  y: Float32Array;
+  r: Float32Array;
+  count: i32;
+  /** count rounded up to a multiple of 4. */
+  lanes: i32;
+  /** The first MEET_POLES circles (the largest) in double precision, radii a hair smaller, for polesMeet. */
+  meetX: Float64Array = new Float64Array(MEET_POLES);
+  meetY: Float64Array = new Float64Array(MEET_POLES);
+  meetR: Float64Array = new Float64Array(MEET_POLES);
+  constructor(poles: Float64Array) {
+    const count = poles.length / 3;
+    const padded = (count + 3) & ~3;
+    this.count = count;
+    this.lanes = padded;
+    this.x = new Float32Array(padded);
+    this.y = new Float32Array(padded);
+    this.r = new Float32Array(padded);
+    for (let k = 0; k < padded; k++) {
+      this.x[k] = k < count ? <f32>poles[3 * k] : <f32>1e18;
+      this.y[k] = k < count ? <f32>poles[3 * k + 1] : <f32>1e18;
+      this.r[k] = k < count ? <f32>poles[3 * k + 2] : 0;
+    }
+    for (let k = 0; k < MEET_POLES; k++) {
+      this.meetX[k] = k < count ? poles[3 * k] : 1e150;
+      this.meetY[k] = k < count ? poles[3 * k + 1] : 1e150;
+      this.meetR[k] = k < count ? poles[3 * k + 2] * 0.999999 : 0;
     }
   }
-  return s;
+}
+
+/**
+ * How deeply two placed shapes' circles interpenetrate: per circle pair the penetration
+ * depth times the smaller radius, where shallow or missing penetration decays smoothly to a
+ * small positive value (after sparrow), so the proxy is never 0 and still falls as the
+ * circles draw apart. Single precision, four pairs at a time: it only ranks overlaps.
+ */
+export function penetration(a: PoleLanes, ax: f64, ay: f64, b: PoleLanes, bx: f64, by: f64, eps: f64): f64 {
+  // In b's frame: a's circles shifted by a's offset from b.
+  const ox = <f32>(ax - bx);
+  const oy = <f32>(ay - by);
+  const e = <f32>eps;
+  const vEps = f32x4.splat(e);
+  const v2Eps = f32x4.splat(e + e);
+  const vEps2 = f32x4.splat(e * e);
+  let acc = f32x4.splat(0);
+  const bx4 = b.x.dataStart;
+  const by4 = b.y.dataStart;
+  const br4 = b.r.dataStart;
+  const lanes = b.lanes;
+  const ax1 = a.x.dataStart;
+  const ay1 = a.y.dataStart;
+  const ar1 = a.r.dataStart;
+  const na = a.count;
+  for (let i = 0; i < na; i++) {
+    const xa = f32x4.splat(f32At(ax1, i) + ox);
+    const ya = f32x4.splat(f32At(ay1, i) + oy);
+    const ra = f32x4.splat(f32At(ar1, i));
+    for (let j = 0; j < lanes; j += 4) {
+      const off = <usize>j << 2;
+      const rb = v128.load(br4 + off);
+      const dx = f32x4.sub(v128.load(bx4 + off), xa);
+      const dy = f32x4.sub(v128.load(by4 + off), ya);
+      const d = f32x4.sqrt(f32x4.add(f32x4.mul(dx, dx), f32x4.mul(dy, dy)));
+      const pd = f32x4.sub(f32x4.add(ra, rb), d);
+      const decay = f32x4.div(vEps2, f32x4.sub(v2Eps, pd));
+      const depth = v128.bitselect(pd, decay, f32x4.ge(pd, vEps));
+      acc = f32x4.add(acc, f32x4.mul(depth, f32x4.min(ra, rb)));
+    }
+  }
+  return <f64>(f32x4.extract_lane(acc, 0) + f32x4.extract_lane(acc, 1) + f32x4.extract_lane(acc, 2) + f32x4.extract_lane(acc, 3));
+}
+
+/**
+ * True when one of the largest few circles of one shape comes within `gap` of one of the
+ * other's. The circles lie inside the material, so the shapes then surely conflict: a cheap
+ * positive answer that spares the exact test for deep overlaps. Double precision, with radii
+ * a hair below the true ones, so rounding can never claim a conflict that is not there.
+ */
+export function polesMeet(a: PoleLanes, ax: f64, ay: f64, b: PoleLanes, bx: f64, by: f64, gap: f64): bool {
+  const ox = ax - bx;
+  const oy = ay - by;
+  const px = b.meetX.dataStart;
+  const py = b.meetY.dataStart;
+  const pr = b.meetR.dataStart;
+  const bx0 = v128.load(px);
+  const bx1 = v128.load(px, 16);
+  const by0 = v128.load(py);
+  const by1 = v128.load(py, 16);
+  const br0 = v128.load(pr);
+  const br1 = v128.load(pr, 16);
+  const na = Math.min(a.count, MEET_POLES);
+  const axs = a.meetX.dataStart;
+  const ays = a.meetY.dataStart;
+  const ars = a.meetR.dataStart;
+  for (let i = 0; i < na; i++) {
+    const x = f64x2.splat(f64At(axs, i) + ox);
+    const y = f64x2.splat(f64At(ays, i) + oy);
+    const r = f64x2.splat(f64At(ars, i) + gap);
+    const dx0 = f64x2.sub(bx0, x);
+    const dy0 = f64x2.sub(by0, y);
+    const dx1 = f64x2.sub(bx1, x);
+    const dy1 = f64x2.sub(by1, y);
+    const reach0 = f64x2.add(r, br0);
+    const reach1 = f64x2.add(r, br1);
+    const hit0 = f64x2.lt(f64x2.add(f64x2.mul(dx0, dx0), f64x2.mul(dy0, dy0)), f64x2.mul(reach0, reach0));
+    const hit1 = f64x2.lt(f64x2.add(f64x2.mul(dx1, dx1), f64x2.mul(dy1, dy1)), f64x2.mul(reach1, reach1));
+    if (v128.any_true(v128.or(hit0, hit1))) return true;
+  }
+  return false;
 }

@@ -2,13 +2,47 @@
 // bounding box starts at (0, 0). The collision test and the placement work on these only.
 
 import { cosSinDeg, ringArea } from "../geometry/polygon";
-import { poles } from "./poles";
+import { PoleLanes, poles } from "./poles";
+
+const POLES = 8;
+export const EDGE_STRIDE = 8;
+const EMPTY_LANES = new PoleLanes(new Float64Array(0));
+
+/** Each ring's edges (from the previous point to the next) with their boxes, in the Shape.edges layout. */
+function edgeList(pts: Float64Array, ringStart: Int32Array): Float64Array {
+  const out = new Float64Array((pts.length >> 1) * EDGE_STRIDE);
+  let k = 0;
+  for (let r = 0; r < ringStart.length - 1; r++) {
+    const a = ringStart[r];
+    const b = ringStart[r + 1];
+    let j = b - 1;
+    for (let i = a; i < b; i++) {
+      const x1 = pts[j << 1], y1 = pts[(j << 1) + 1];
+      const x2 = pts[i << 1], y2 = pts[(i << 1) + 1];
+      out[k] = x1;
+      out[k + 1] = y1;
+      out[k + 2] = x2;
+      out[k + 3] = y2;
+      out[k + 4] = Math.min(x1, x2);
+      out[k + 5] = Math.max(x1, x2);
+      out[k + 6] = Math.min(y1, y2);
+      out[k + 7] = Math.max(y1, y2);
+      k += EDGE_STRIDE;
+      j = i;
+    }
+  }
+  return out;
+}
 
 export class Shape {
   /** Points of every ring, outline first; x, y pairs. */
   pts: Float64Array;
   /** Ring r spans points ringStart[r] .. ringStart[r + 1] - 1. */
   ringStart: Int32Array;
+  /** Every ring's edges, EDGE_STRIDE values each: x1, y1, x2, y2, then the edge's box minX, maxX, minY, maxY. */
+  edges: Float64Array = new Float64Array(0);
+  /** edges.length, kept as a field for the hot loops. */
+  edgeValues: i32 = 0;
   /** Outline bounding box extent (the box starts at 0, 0). */
   w: f64;
   h: f64;
@@ -23,8 +57,13 @@ export class Shape {
   /** Offset from the turned raw coordinates to these: placed = turned + (shiftX + x, shiftY + y). */
   shiftX: f64;
   shiftY: f64;
-  /** Inscribed circles [cx, cy, r, ...] for the overlap proxy. */
-  poles: Float64Array = new Float64Array(0);
+  /** Circles for the overlap proxy and the quick conflict test; inside the material when `polesInside`. */
+  poleLanes: PoleLanes = EMPTY_LANES;
+  polesInside: bool = true;
+  /** Box diagonal: sets the proxy's decay scale. */
+  diameter: f64;
+  /** Fourth root of the outline area: pairs of large parts weigh more in the overlap proxy (after sparrow). */
+  sizeWeight: f64;
 
   constructor(raw: Float64Array, ringStart: Int32Array, angle: f64, mirror: bool) {
     const cs = cosSinDeg(angle);
@@ -55,6 +94,8 @@ export class Shape {
     }
     this.pts = pts;
     this.ringStart = ringStart;
+    this.edges = edgeList(pts, ringStart);
+    this.edgeValues = this.edges.length;
     this.w = maxX - minX;
     this.h = maxY - minY;
     const outer = Math.abs(ringArea(pts, 0, outlineEnd));
@@ -68,6 +109,17 @@ export class Shape {
     this.sin = s;
     this.shiftX = -minX;
     this.shiftY = -minY;
-    this.poles = poles(pts, ringStart, this.w, this.h, 8);
+    this.diameter = Math.sqrt(this.w * this.w + this.h * this.h);
+    this.sizeWeight = Math.sqrt(Math.sqrt(outer));
+    let circles = poles(pts, ringStart, this.w, this.h, POLES);
+    if (circles.length == 0) {
+      // A sliver no grid point falls into: one circle in the middle stands in for it.
+      circles = new Float64Array(3);
+      circles[0] = this.w * 0.5;
+      circles[1] = this.h * 0.5;
+      circles[2] = Math.min(this.w, this.h) * 0.25;
+      this.polesInside = false;
+    }
+    this.poleLanes = new PoleLanes(circles);
   }
 }

@@ -2,6 +2,8 @@
 // rings: ring 0 the outline, the others holes. "Material" is decided by the even-odd rule
 // over all rings, so a point in a hole is outside the part and winding never matters.
 
+import { f64At, i32At } from "./raw";
+
 /** Squared distance from point (px, py) to segment (ax, ay)-(bx, by). */
 @inline
 export function pointSegmentDist2(px: f64, py: f64, ax: f64, ay: f64, bx: f64, by: f64): f64 {
@@ -54,18 +56,23 @@ export function segmentDist2(ax: f64, ay: f64, bx: f64, by: f64, cx: f64, cy: f6
 export function inMaterial(px: f64, py: f64, pts: Float64Array, ringStart: Int32Array, ox: f64, oy: f64): bool {
   let inside = false;
   const rings = ringStart.length - 1;
+  const p = pts.dataStart;
+  const rs = ringStart.dataStart;
+  // In the shape's own frame: one shift of the point instead of one per vertex.
+  const qx = px - ox;
+  const qy = py - oy;
   for (let r = 0; r < rings; r++) {
-    const a = unchecked(ringStart[r]);
-    const b = unchecked(ringStart[r + 1]);
+    const a = i32At(rs, r);
+    const b = i32At(rs, r + 1);
     let j = b - 1;
     for (let i = a; i < b; i++) {
-      const xi = unchecked(pts[i << 1]) + ox;
-      const yi = unchecked(pts[(i << 1) + 1]) + oy;
-      const xj = unchecked(pts[j << 1]) + ox;
-      const yj = unchecked(pts[(j << 1) + 1]) + oy;
-      if ((yi > py) != (yj > py)) {
-        const xCross = xj + ((py - yj) * (xi - xj)) / (yi - yj);
-        if (px < xCross) inside = !inside;
+      const yi = f64At(p, (i << 1) + 1);
+      const yj = f64At(p, (j << 1) + 1);
+      if ((yi > qy) != (yj > qy)) {
+        const xi = f64At(p, i << 1);
+        const xj = f64At(p, j << 1);
+        const xCross = xj + ((qy - yj) * (xi - xj)) / (yi - yj);
+        if (qx < xCross) inside = !inside;
       }
       j = i;
     }

@@ -1,7 +1,7 @@
 // The search: a bottom-left-fill start (largest parts first), then late-acceptance hill
 // climbing on swaps and moves of order positions; each candidate rebuilds the layout only
 // from the first changed position (the prefix is kept), so moves near the end are cheap. On
-// one roll, strip compaction (compact.ts) takes over after a quarter of the time; on sheets,
+// one roll, strip compaction (compact.ts) takes over after a twentieth of the time; on sheets,
 // the last sheet's parts are fitted into the earlier sheets to free it (empty-last.ts), then
 // each sheet is moved to the smallest stock that takes it (downsize.ts). Every phase
 // stops at the effort limit (deterministic) or at the budget.
@@ -70,10 +70,10 @@ export class Search {
       return;
     }
     const rng = new Rng(seedFromF64(inst.seed));
-    // One roll: the order search gets a tenth of the time, strip compaction the rest.
+    // One roll: the order search gets a twentieth of the time, strip compaction the rest.
     const compactable = inst.roll && n <= MAX_COMPACT_ITEMS && this.best.sheets.length == 1 && this.best.unplaced() == 0;
     // Sheets keep a tenth of the time for fitting each sheet to the smallest stock that takes it.
-    const orderBudget = new Budget((this.budget.deadline - this.budget.start) * (compactable ? 0.1 : 0.9));
+    const orderBudget = new Budget((this.budget.deadline - this.budget.start) * (compactable ? 0.05 : 0.9));
     const orderEffort = compactable ? inst.effort * 0.5 : inst.effort;
     // Reordering copies of one part changes nothing: with a single type there is no order to search.
     if (n >= 2 && inst.types.length >= 2) this.searchOrder(current, currentCost, rng, orderBudget, orderEffort);

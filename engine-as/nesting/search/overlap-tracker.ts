@@ -1,0 +1,184 @@
+// Overlap bookkeeping for a separation (after sparrow's collision tracker): per pair of parts
+// how much they overlap (0 = apart, decided by the exact test) and a weight that grows while
+// the pair keeps colliding (guided local search). Moving one part recomputes only its row,
+// so the total and the colliding parts are always at hand.
+
+import { conflict } from "../collision/overlap";
+import { penetration, polesMeet } from "../collision/poles";
+import { Shape } from "../collision/shape";
+import { f64At, i32At, refAt, setI32At } from "../geometry/raw";
+import { Parts } from "./parts";
+
+const GROWTH_MIN: f64 = 1.2;
+const GROWTH_MAX: f64 = 2.0;
+const DECAY: f64 = 0.95;
+
+/**
+ * How much two placed shapes overlap: 0 when the exact test finds them clear (gap kept),
+ * else a positive measure from their inner circles that falls as they draw apart.
+ */
+export function pairOverlap(a: Shape, ax: f64, ay: f64, b: Shape, bx: f64, by: f64, gap: f64): f64 {
+  if (ax >= bx + b.w + gap || bx >= ax + a.w + gap || ay >= by + b.h + gap || by >= ay + a.h + gap) return 0;
+  const sure = a.polesInside && b.polesInside && polesMeet(a.poleLanes, ax, ay, b.poleLanes, bx, by, gap);
+  if (!sure && !conflict(a, ax, ay, b, bx, by, gap)) return 0;
+  return proxy(a, ax, ay, b, bx, by);
+}
+
+/** Overlap measure of two shapes known to collide (always > 0). */
+@inline
+function proxy(a: Shape, ax: f64, ay: f64, b: Shape, bx: f64, by: f64): f64 {
+  const eps = 0.01 * Math.max(a.diameter, b.diameter);
+  return Math.sqrt(penetration(a.poleLanes, ax, ay, b.poleLanes, bx, by, eps) + eps * eps) * a.sizeWeight * b.sizeWeight;
+}
+
+export class OverlapTracker {
+  n: i32;
+  gap: f64;
+  /** n x n, symmetric. */
+  overlap: Float64Array;
+  weight: Float64Array;
+  /** Per part: how many parts it collides with. */
+  hits: Int32Array;
+  /** Colliding pairs, and the sum of their overlaps. */
+  pairs: i32 = 0;
+  total: f64 = 0;
+  /** Scratch: parts a pose needs the exact test against. */
+  private unsure: Int32Array;
+
+  constructor(n: i32, gap: f64) {
+    this.n = n;
+    this.gap = gap;
+    this.overlap = new Float64Array(n * n);
+    this.hits = new Int32Array(n);
+    this.unsure = new Int32Array(n);
+    const weight = new Float64Array(n * n);
+    weight.fill(1.0);
+    this.weight = weight;
+  }
+
+  resetWeights(): void {
+    this.weight.fill(1.0);
+  }
+
+  /** Recomputes every pair (after a restore or a change of the strip). */
+  rebuild(parts: Parts): void {
+    const n = this.n;
+    this.overlap.fill(0);
+    this.hits.fill(0);
+    this.pairs = 0;
+    this.total = 0;
+    for (let p = 0; p < n; p++) {
+      const a = parts.shape(p);
+      const ax = unchecked(parts.xs[p]);
+      const ay = unchecked(parts.ys[p]);
+      for (let q = p + 1; q < n; q++) {
+        const o = pairOverlap(a, ax, ay, parts.shape(q), unchecked(parts.xs[q]), unchecked(parts.ys[q]), this.gap);
+        if (o == 0) continue;
+        this.overlap[p * n + q] = o;
+        this.overlap[q * n + p] = o;
+        this.hits[p]++;
+        this.hits[q]++;
+        this.pairs++;
+        this.total += o;
+      }
+    }
+  }
+
+  /** Part p moved: recomputes its row. */
+  moved(parts: Parts, p: i32): void {
+    const n = this.n;
+    const a = parts.shape(p);
+    const ax = unchecked(parts.xs[p]);
+    const ay = unchecked(parts.ys[p]);
+    const ov = this.overlap;
+    const row = p * n;
+    for (let q = 0; q < n; q++) {
+      if (q == p) continue;
+      const was = unchecked(ov[row + q]);
+      const o = pairOverlap(a, ax, ay, parts.shape(q), unchecked(parts.xs[q]), unchecked(parts.ys[q]), this.gap);
+      if (o == was) continue;
+      unchecked((ov[row + q] = o));
+      unchecked((ov[q * n + p] = o));
+      this.total += o - was;
+      if (was == 0) {
+        this.hits[p]++;
+        this.hits[q]++;
+        this.pairs++;
+      } else if (o == 0) {
+        this.hits[p]--;
+        this.hits[q]--;
+        this.pairs--;
+      }
+    }
+    // Rounding must not leave a trace of overlap once every pair is clear.
+    if (this.pairs == 0) this.total = 0;
+  }
+
+  /**
+   * Weighted overlap of part p as `s` at (x, y) with the others; stops early once past
+   * `limit`. Pairs whose inner circles already meet are counted first, so a bad pose is
+   * usually rejected before any exact test; the others then need one.
+   */
+  cost(parts: Parts, p: i32, s: Shape, x: f64, y: f64, limit: f64): f64 {
+    const n = this.n;
+    const gap = this.gap;
+    const w = this.weight.dataStart + ((<usize>(p * n)) << 3);
+    const unsure = this.unsure.dataStart;
+    const xs = parts.xs.dataStart;
+    const ys = parts.ys.dataStart;
+    const ws = parts.ws.dataStart;
+    const hs = parts.hs.dataStart;
+    const cur = parts.cur.dataStart;
+    const right = x + s.w + gap;
+    const top = y + s.h + gap;
+    const left = x - gap;
+    const bottom = y - gap;
+    const inside = s.polesInside;
+    const lanes = s.poleLanes;
+    let m = 0;
+    let c: f64 = 0;
+    for (let q = 0; q < n; q++) {
+      const ox = f64At(xs, q);
+      const oy = f64At(ys, q);
+      if (ox >= right || oy >= top || ox + f64At(ws, q) <= left || oy + f64At(hs, q) <= bottom || q == p) continue;
+      const o = refAt<Shape>(cur, q);
+      if (inside && o.polesInside && polesMeet(lanes, x, y, o.poleLanes, ox, oy, gap)) {
+        c += f64At(w, q) * proxy(s, x, y, o, ox, oy);
+        if (c > limit) return c;
+      } else {
+        setI32At(unsure, m++, q);
+      }
+    }
+    for (let k = 0; k < m; k++) {
+      const q = i32At(unsure, k);
+      const o = refAt<Shape>(cur, q);
+      const ox = f64At(xs, q);
+      const oy = f64At(ys, q);
+      if (!conflict(s, x, y, o, ox, oy, gap)) continue;
+      c += f64At(w, q) * proxy(s, x, y, o, ox, oy);
+      if (c > limit) return c;
+    }
+    return c;
+  }
+
+  /** Grows the weights of colliding pairs, the deepest the most; relaxes the others towards 1. */
+  grow(): void {
+    const n = this.n;
+    const ov = this.overlap;
+    const w = this.weight;
+    let deepest: f64 = 0;
+    for (let k = 0; k < n * n; k++) deepest = Math.max(deepest, unchecked(ov[k]));
+    for (let p = 0; p < n; p++) {
+      for (let q = p + 1; q < n; q++) {
+        const k = p * n + q;
+        const o = unchecked(ov[k]);
+        let v = unchecked(w[k]);
+        if (o > 0) v *= GROWTH_MIN + (GROWTH_MAX - GROWTH_MIN) * (o / deepest);
+        else if (v > 1) v = Math.max(1.0, v * DECAY);
+        else continue;
+        unchecked((w[k] = v));
+        unchecked((w[q * n + p] = v));
+      }
+    }
+  }
+}

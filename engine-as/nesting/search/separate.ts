@@ -1,0 +1,110 @@
+// Separation by overlap minimisation (after sparrow): sweeps move every colliding part to
+// the best pose its sample search finds, then the weights of the pairs still colliding
+// grow. A run of sweeps without a clear fall of the total overlap ends a strike and goes
+// back to the least-overlapping state seen (weights kept); strikes in a row without
+// progress end the attempt. Feasible means the exact test clears every pair.
+
+import { Budget } from "../../common/clock";
+import { Rng } from "../../common/rng";
+import { OverlapTracker } from "./overlap-tracker";
+import { Parts } from "./parts";
+import { PlacementSearch } from "./sample";
+
+/** A fall of the total overlap smaller than this share does not count as progress. */
+const PROGRESS: f64 = 0.98;
+
+export class Separator {
+  parts: Parts;
+  tracker: OverlapTracker;
+  rng: Rng;
+  budget: Budget;
+  search: PlacementSearch;
+  /** Sweeps before the separator stops for good (the effort limit). */
+  maxSweeps: i64;
+  sweeps: i64 = 0;
+  private least: Parts;
+  private order: Array<i32> = new Array<i32>(0);
+
+  constructor(parts: Parts, gap: f64, rng: Rng, budget: Budget, maxSweeps: i64) {
+    this.parts = parts;
+    const tracker = new OverlapTracker(parts.n, gap);
+    this.tracker = tracker;
+    this.rng = rng;
+    this.budget = budget;
+    this.maxSweeps = maxSweeps;
+    this.search = new PlacementSearch(parts, tracker, rng);
+    this.least = parts.snapshot();
+  }
+
+  /** The container the parts must end up in (box corners range up to xMax - w, y1 - h). */
+  setContainer(x0: f64, y0: f64, xMax: f64, y1: f64): void {
+    this.search.x0 = x0;
+    this.search.y0 = y0;
+    this.search.xMax = xMax;
+    this.search.y1 = y1;
+  }
+
+  stopped(): bool {
+    return this.sweeps >= this.maxSweeps || this.budget.expired();
+  }
+
+  /** Restores a state, keeping the weights. */
+  restore(state: Parts): void {
+    this.parts.copyFrom(state);
+    this.tracker.rebuild(this.parts);
+  }
+
+  /** True when the parts end clear of each other; otherwise they end in the least-overlapping state seen. */
+  separate(strikeLimit: i32, sweepLimit: i32): bool {
+    const tracker = this.tracker;
+    if (tracker.pairs == 0) return true;
+    const least = this.least;
+    least.copyFrom(this.parts);
+    let leastTotal = tracker.total;
+    let strikes = 0;
+    while (strikes < strikeLimit) {
+      const strikeStart = tracker.total;
+      let idle = 0;
+      while (idle < sweepLimit) {
+        if (this.stopped()) {
+          this.restore(least);
+          return false;
+        }
+        this.sweeps++;
+        this.sweep();
+        if (tracker.pairs == 0) return true;
+        const total = tracker.total;
+        if (total < leastTotal) {
+          if (total < leastTotal * PROGRESS) idle = 0;
+          least.copyFrom(this.parts);
+          leastTotal = total;
+        } else {
+          idle++;
+        }
+        tracker.grow();
+      }
+      if (strikeStart * PROGRESS <= leastTotal) strikes++;
+      else strikes = 0;
+      this.restore(least);
+    }
+    return false;
+  }
+
+  /** Moves each colliding part once, in random order. */
+  private sweep(): void {
+    const order = this.order;
+    order.length = 0;
+    const hits = this.tracker.hits;
+    for (let p = 0; p < this.parts.n; p++) if (hits[p] > 0) order.push(p);
+    for (let k = order.length - 1; k > 0; k--) {
+      const j = this.rng.int(k + 1);
+      const t = order[k];
+      order[k] = order[j];
+      order[j] = t;
+    }
+    for (let k = 0; k < order.length; k++) {
+      const p = order[k];
+      if (hits[p] > 0) this.search.move(p);
+    }
+  }
+}
