@@ -108,6 +108,32 @@ function encodeProblem(p: GuillotineProblem): Float64Array {
   return a;
 }
 
+/**
+ * One pre-order node tree of the engine's output, starting at `at` (NODE_STRIDE values per
+ * node), moved by (dx, dy); returns it and the position after it.
+ */
+function decodeTree(out: Float64Array, at: number, dx = 0, dy = 0): { node: EngineNode; next: number } {
+  let pos = at;
+  const read = (): EngineNode => {
+    const b = pos;
+    pos += NODE_STRIDE;
+    const x = out[b + 2]! + dx;
+    const y = out[b + 3]! + dy;
+    const l = out[b + 4]!;
+    const w = out[b + 5]!;
+    if (out[b] === KIND_CUT || out[b] === KIND_FREE) {
+      const n = out[b + 7]!;
+      const children: EngineNode[] = [];
+      for (let i = 0; i < n; i++) children.push(read());
+      if (out[b] === KIND_FREE) return { kind: 'free', x, y, l, w, children: children.filter((c) => c.kind === 'part') };
+      return { kind: 'cut', along: out[b + 1] === 1 ? 'y' : 'x', x, y, l, w, children };
+    }
+    return { kind: 'part', x, y, l, w, part: out[b + 6]!, rot: out[b + 1] === 1 ? 1 : 0 };
+  };
+  const node = read();
+  return { node, next: pos };
+}
+
 function decodeSolution(out: Float64Array, startedAt: number, calledAt: number): EngineSolution {
   if (out.length < OUT_HEADER || out[0] !== 0) {
     throw new Error(`kerf engine: input rejected (status ${out.length ? out[0] : 'none'})`);
@@ -117,28 +143,13 @@ function decodeSolution(out: Float64Array, startedAt: number, calledAt: number):
   const unplaced = Array.from(out.subarray(OUT_HEADER, OUT_HEADER + nParts));
   let pos = OUT_HEADER + nParts;
 
-  const readNode = (): EngineNode => {
-    const b = pos;
-    pos += NODE_STRIDE;
-    const x = out[b + 2]!;
-    const y = out[b + 3]!;
-    const l = out[b + 4]!;
-    const w = out[b + 5]!;
-    if (out[b] === KIND_CUT || out[b] === KIND_FREE) {
-      const n = out[b + 7]!;
-      const children: EngineNode[] = [];
-      for (let i = 0; i < n; i++) children.push(readNode());
-      if (out[b] === KIND_FREE) return { kind: 'free', x, y, l, w, children: children.filter((c) => c.kind === 'part') };
-      return { kind: 'cut', along: out[b + 1] === 1 ? 'y' : 'x', x, y, l, w, children };
-    }
-    return { kind: 'part', x, y, l, w, part: out[b + 6]!, rot: out[b + 1] === 1 ? 1 : 0 };
-  };
-
   const sheets: EngineSheet[] = [];
   for (let s = 0; s < nSheets; s++) {
     const stock = out[pos]!;
     pos += 2; // stock row, node count (the tree is self-delimiting)
-    sheets.push({ stock, root: readNode() });
+    const tree = decodeTree(out, pos);
+    pos = tree.next;
+    sheets.push({ stock, root: tree.node });
   }
   const offset = calledAt - startedAt;
   return {
@@ -480,24 +491,7 @@ function solveRollStrip(problem: GuillotineProblem, parts: EnginePart[], r: numb
   if (out.length < STRIP_HEADER || out[0] !== 0) throw new Error(`kerf engine: strip input rejected (status ${out.length ? out[0] : 'none'})`);
   const x0 = roll.trim.w1;
   const y0 = roll.trim.l1;
-  let pos = STRIP_HEADER;
-  const readNode = (): EngineNode => {
-    const b = pos;
-    pos += NODE_STRIDE;
-    const x = out[b + 2]! + x0;
-    const y = out[b + 3]! + y0;
-    const l = out[b + 4]!;
-    const w = out[b + 5]!;
-    if (out[b] === KIND_CUT || out[b] === KIND_FREE) {
-      const n = out[b + 7]!;
-      const children: EngineNode[] = [];
-      for (let i = 0; i < n; i++) children.push(readNode());
-      if (out[b] === KIND_FREE) return { kind: 'free', x, y, l, w, children: children.filter((c) => c.kind === 'part') };
-      return { kind: 'cut', along: out[b + 1] === 1 ? 'y' : 'x', x, y, l, w, children };
-    }
-    return { kind: 'part', x, y, l, w, part: out[b + 6]!, rot: out[b + 1] === 1 ? 1 : 0 };
-  };
-  const tree = readNode();
+  const tree = decodeTree(out, STRIP_HEADER, x0, y0).node;
   const used = out[1]!;
   const root: EngineNode = tree.kind === 'free' || (tree.kind === 'cut' && tree.along === 'y') ? tree : { kind: 'cut', along: 'y', x: x0, y: y0, l: used, w: Y, children: [tree] };
   const trims = roll.trim.w1 + roll.trim.w2;
