@@ -433,6 +433,9 @@ export class Search {
     const best = this.best!;
     mp.target = best.unplaced == 0 ? best.objective - fixedObj : Infinity;
     const st = mp.resolve(this.dr, this.qr, this.budget.deadline);
+    // A dive's first node is the whole job: its bound holds for the job, and re-solving it
+    // finishes a root LP that its share of the budget cut short.
+    if (fixed.length == 0 && st != LP_INFEASIBLE) this.raiseBound(st);
     if (this.budget.expired()) return NODE_STOP;
     if (st == LP_INFEASIBLE) {
       // Short stock: what is left goes in greedily.
@@ -441,6 +444,16 @@ export class Search {
     }
     if (best.unplaced == 0 && fixedObj + roundBound(inst, mp.bound) >= best.objective - 1e-9 * Math.max(1.0, best.objective)) return NODE_PRUNED;
     return NODE_OPEN;
+  }
+
+  /** Takes the bound (and the LP value, once solved) of an LP over the whole job. */
+  private raiseBound(st: i32): void {
+    const lb = roundBound(this.inst, this.master.bound);
+    if (lb > this.lowerBound) this.lowerBound = lb;
+    if (st == LP_OPTIMAL && this.lpValue < 0) {
+      this.lpValue = this.master.value;
+      this.rootMs = this.budget.elapsed();
+    }
   }
 
   /** Completes an open node greedily (and exactly when little is left); true once optimal. */
