@@ -4,7 +4,7 @@ SHELL := /bin/bash
 PORT ?= 8080
 export PORT
 
-.PHONY: install build run test chromium bench bench-api bench-engine bench-linear bench-analysis bench-nesting bench-scale bench-accounts clean
+.PHONY: install build run test chromium bench clean
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -40,32 +40,16 @@ test: build chromium
 
 bench: bench-api bench-engine bench-linear bench-analysis bench-nesting bench-scale bench-accounts
 
-bench-api: build
-	node dist/bench/api.js
-
-# Guillotine engine on the public rectangle sets (BENCH_ENGINE_LIMIT_MS, BENCH_ENGINE_FULL=1; see bench/engine.ts).
-bench-engine: build
-	node dist/bench/engine.js
-
-# Linear (1D) engine on BPPLIB, a stratified sample by default (BENCH_LINEAR_FULL=1; see bench/linear.ts).
-bench-linear: build
-	node dist/bench/linear.js
-
-# Model analysis: a generated 2,000,000-triangle binary STL (target: under 4 s and 1 GB).
-bench-analysis: build
-	node dist/bench/analysis.js
-
-# Nesting engine on the 13 ESICUP strip instances beside sparrow (BENCH_NESTING_SECONDS, default 60 per instance).
-bench-nesting: build
-	node dist/bench/nesting.js
-
-# Accounts over Redis: key lookup cost, issue/revoke propagation between nodes, reload time (BENCH_REDIS_URL, BENCH_ACCOUNTS).
-bench-accounts: build
-	node dist/bench/accounts.js
-
-# Jobs per second over Redis with 1 and 2 worker processes (BENCH_REDIS_URL, BENCH_SCALE_JOBS; see bench/scale.ts).
-bench-scale: build
-	node dist/bench/scale.js
+# Each bench-<name> runs bench/<name>.ts (see its file head for the settings):
+#   api       the service's request rate beside a bare Fastify route
+#   engine    guillotine engine on the public rectangle sets (BENCH_ENGINE_LIMIT_MS, BENCH_ENGINE_FULL=1)
+#   linear    linear (1D) engine on BPPLIB, a stratified sample by default (BENCH_LINEAR_FULL=1)
+#   analysis  model analysis: a generated 2,000,000-triangle binary STL (target: under 4 s and 1 GB)
+#   nesting   nesting engine on the 13 ESICUP strip instances beside sparrow (BENCH_NESTING_SECONDS, default 60)
+#   accounts  accounts over Redis: key lookup cost, issue/revoke propagation, reload time (BENCH_REDIS_URL)
+#   scale     jobs per second over Redis with 1 and 2 worker processes (BENCH_REDIS_URL, BENCH_SCALE_JOBS)
+bench-%: build
+	node dist/bench/$*.js
 
 clean:
 	rm -rf dist build node_modules/.installed

@@ -50,7 +50,6 @@ export class Search {
   inst: Instance;
   budget: Budget;
   master: Master;
-  rng: Rng;
   order: Int32Array;
   best: Plan | null = null;
   lowerBound: f64 = 0;
@@ -81,9 +80,7 @@ export class Search {
     this.inst = inst;
     this.budget = budget;
     this.master = new Master(inst);
-    const rng = new Rng(seedFromF64(inst.seed));
-    this.rng = rng;
-    this.emptier = new BarEmptier(inst, rng);
+    this.emptier = new BarEmptier(inst, new Rng(seedFromF64(inst.seed)));
     this.repacker = new Repacker(inst);
     const order = sizeOrder(inst);
     this.order = order;
@@ -257,11 +254,8 @@ export class Search {
     if (st == LP_STOPPED && now() >= rootDeadline) this.stoppedByDeadline = true;
 
     if (st != LP_INFEASIBLE) {
-      if (st == LP_OPTIMAL) this.lpValue = this.master.value;
-      if (st == LP_OPTIMAL || st == LP_BOUNDED) this.rootMs = this.budget.elapsed();
       this.rootPivots = this.master.pivots;
-      const lb = roundBound(inst, this.master.bound);
-      if (lb > this.lowerBound) this.lowerBound = lb;
+      this.raiseBound(st);
     }
     // Bar elimination next: cheap, and it often closes the gap on its own.
     if (this.optimal()) return;
@@ -446,14 +440,15 @@ export class Search {
     return NODE_OPEN;
   }
 
-  /** Takes the bound (and the LP value, once solved) of an LP over the whole job. */
+  /**
+   * Takes the bound of an LP over the whole job (the root, or a dive's first node), and the
+   * first time it is solved (or bounded past the best plan) its value and time.
+   */
   private raiseBound(st: i32): void {
     const lb = roundBound(this.inst, this.master.bound);
     if (lb > this.lowerBound) this.lowerBound = lb;
-    if (st == LP_OPTIMAL && this.lpValue < 0) {
-      this.lpValue = this.master.value;
-      this.rootMs = this.budget.elapsed();
-    }
+    if (st == LP_OPTIMAL && this.lpValue < 0) this.lpValue = this.master.value;
+    if ((st == LP_OPTIMAL || st == LP_BOUNDED) && this.rootMs < 0) this.rootMs = this.budget.elapsed();
   }
 
   /** Completes an open node greedily (and exactly when little is left); true once optimal. */
@@ -507,8 +502,7 @@ export class Search {
   }
 
   private save(fixed: Array<Bar>): NodeMark {
-    const mark = new NodeMark(this.dr, this.qr, fixed.length);
-    return mark;
+    return new NodeMark(this.dr, this.qr, fixed.length);
   }
 
   private restore(mark: NodeMark, fixed: Array<Bar>): void {
