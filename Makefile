@@ -38,11 +38,12 @@ chromium:
 test: build chromium
 	npx vitest run
 
-bench: bench-api bench-engine bench-linear bench-analysis bench-nesting bench-scale bench-accounts
+bench: bench-api bench-engine bench-perfect-packing bench-linear bench-analysis bench-nesting bench-scale bench-accounts
 
 # Each bench-<name> runs bench/<name>.ts (see its file head for the settings):
 #   api       the service's request rate beside a bare Fastify route
 #   engine    guillotine engine on the public rectangle sets (BENCH_ENGINE_LIMIT_MS, BENCH_ENGINE_FULL=1)
+#   perfect-packing  which small zero-waste instances guillotine cuts can tile exactly (exhaustive)
 #   linear    linear (1D) engine on BPPLIB, a stratified sample by default (BENCH_LINEAR_FULL=1)
 #   analysis  model analysis: a generated 2,000,000-triangle binary STL (target: under 4 s and 1 GB)
 #   nesting   nesting engine on the 13 ESICUP strip instances beside sparrow (BENCH_NESTING_SECONDS, default 60)

@@ -1,10 +1,13 @@
 // Shorter strips by backtracking (StripTree, strip-tree.ts). Each round runs one exhaustive
-// attempt at the lower bound, whose node limit doubles per round, and spends as many nodes
-// on dives (randomised descents with a little backtracking) one step below the best length
-// so far. A layout at the lower bound is optimal and ends the search. Guillotine jobs keep
-// only layouts guillotineTree accepts (within the stage limit); free placement keeps any.
-// Attempts after the first spread the branch order at random (seeded), which breaks the
-// long unlucky runs a fixed order has.
+// attempt at the shortest length not yet searched in full (first the lower bound), whose node
+// limit doubles per round, and spends as many nodes on dives (randomised descents with a
+// little backtracking) one step below the best length so far. An attempt that searches its
+// whole tree moves the exhaustive attempts one step up; a layout found by one is the
+// shortest this search can find and ends it, as does reaching the best length so far (small
+// jobs end early, by nodes, not by the clock). Guillotine jobs keep only layouts guillotineTree
+// accepts (within the stage limit); free placement keeps any. Attempts after the first at a
+// length spread the branch order at random (seeded), which breaks the long unlucky runs a
+// fixed order has.
 
 import { Rng } from "../common/rng";
 import { now } from "../common/clock";
@@ -31,10 +34,11 @@ export class ExactResult {
 /**
  * Searches `tree` (the job on a roll of usable width Y, kerf k) for a layout shorter than
  * `upper`. maxPhase < 0: free placement; otherwise guillotine with that many stages (0 =
- * unlimited). Every round spends about as many nodes on an exhaustive search at the lower
- * bound (the least slack, so pruning is strongest; its node limit doubles per round) as on
- * dives one unit (integral data; else 1/1000) below the best length so far. Stops at the
- * bound, the deadline or after `nodeBudget` nodes (deterministic for the seed when that ends it).
+ * unlimited). Every round spends about as many nodes on an exhaustive search at the shortest
+ * length not yet searched in full (the least slack, so pruning is strongest; its node limit
+ * doubles per round) as on dives one unit (integral data; else 1/1000) below the best length
+ * so far. Stops when that length is found or reaches the best, at the deadline or after
+ * `nodeBudget` nodes (deterministic for the seed when that ends it).
  */
 export function searchShorter(tree: StripTree, Y: f64, k: f64, maxPhase: i32, upper: f64, deadline: f64, nodeBudget: f64, seed: u64): ExactResult {
   const res = new ExactResult();
@@ -48,16 +52,22 @@ export function searchShorter(tree: StripTree, Y: f64, k: f64, maxPhase: i32, up
   let exactLimit = max<i64>(EXACT_MIN_NODES, EXACT_NODES_PER_PART * <i64>tree.total);
   const diveLimit = max<i64>(DIVE_MIN_NODES, DIVE_NODES_PER_PART * <i64>tree.total);
   let best = upper;
-  let boundOpen = true;
+  // Length of the exhaustive attempts: the bound, raised past every length searched in full.
+  let exactL = lb;
   let round = 0;
   while (now() < deadline && <f64>tree.nodes + 1 <= nodeBudget) {
+    // Every length below the best was searched in full: nothing shorter to find.
+    if (exactL >= best - step * 0.5) break;
     const roundStart = tree.nodes;
-    if (boundOpen) {
-      tree.noise = round == 0 ? 0.0 : NOISE;
-      const r = attempt(tree, ps, lb, exactLimit, nodeBudget, deadline, Y, k, maxPhase, res);
-      if (r == FOUND) break;
-      // The whole tree at the bound was searched (a proof when it leaves no slack): retrying is in vain.
-      if (r == EXHAUSTED) boundOpen = false;
+    tree.noise = round == 0 ? 0.0 : NOISE;
+    const r = attempt(tree, ps, exactL, exactLimit, nodeBudget, deadline, Y, k, maxPhase, res);
+    // The shortest length not ruled out: none shorter can follow.
+    if (r == FOUND) break;
+    if (r == EXHAUSTED) {
+      // Searched in full (a proof at the bound when it leaves no slack): the next length up.
+      exactL = tree.integral ? exactL + 1.0 : exactL + step;
+      round = 0;
+      continue;
     }
     // Dives below the best so far, as many nodes as the exact attempt had.
     const spent = tree.nodes;
@@ -71,7 +81,7 @@ export function searchShorter(tree: StripTree, Y: f64, k: f64, maxPhase: i32, up
       // Ruled out at the root: no dive at this length can start.
       else if (tree.nodes == before) break;
     }
-    // Nothing left to search: the bound is closed and no dive can start.
+    // No dive can start.
     if (tree.nodes == roundStart) break;
     exactLimit <<= 1;
     round++;

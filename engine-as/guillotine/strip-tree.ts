@@ -29,8 +29,8 @@ const WASTE: i32 = -1;
 const NONE: i32 = -2;
 /** Guillotine layouts: partial layouts of at most this many parts are checked for guillotine cuts. */
 const SEPARABLE_CHECK_MAX: i32 = 64;
-/** Nodes between clock reads. */
-const CLOCK_EVERY: i64 = 1024;
+/** Nodes between clock reads (a node's subset sums cost much on jobs of thousands of parts). */
+const CLOCK_EVERY: i64 = 64;
 
 export class StripTree {
   /** Distinct part shapes: ex/ey[2t + o] = extent along x / across the width in orientation o (kerf added), < 0 when not allowed. */

@@ -22,14 +22,20 @@ import { now } from "../common/clock";
 import { Node, KIND_CUT, KIND_PART, ALONG_X, ALONG_Y, NODE_VALUES, countNodes, writeNode } from "./strip-node";
 import { searchShorter } from "./strip-exact";
 import { StripTree } from "./strip-tree";
+import { PartTypes } from "./strip-types";
 
 const EPS: f64 = 1e-9;
 /** Band lengths tried per band (longest remaining part extents). */
 const LOOKAHEAD: i32 = 4;
 /** Effort (candidate evaluations) per unit of `effort` when the run is deterministic. */
 const EFFORT_UNIT: f64 = 3e6;
-/** Work counted per fill call besides its scan of the parts (allocation, bookkeeping). */
-const FILL_WORK: f64 = 8;
+/**
+ * Work counted per fill call besides its scan of the part types (allocation, bookkeeping),
+ * and per band length tried (the quantities saved and restored): so the effort limit, not
+ * the clock, ends the search on small jobs too, whose cost is mostly these.
+ */
+const FILL_WORK: f64 = 40;
+const TRIAL_WORK: f64 = 60;
 /**
  * Share of time and effort of the best-fit search; the backtracking search (strip-exact.ts)
  * gets the rest. Guillotine layouts are rarer among its leaves, so it gets less there.
@@ -40,6 +46,8 @@ const BEST_FIT_SHARE_GUILLOTINE: f64 = 0.8;
 const TREE_NODE_WORK: f64 = 40;
 /** Output values before the tree. */
 const OUT_HEADER: i32 = 6;
+/** Effort-limited runs: constructions without a shorter strip that end the local search. */
+const STALL_ITERATIONS: i32 = 400;
 /** Chance per iteration of a fresh random setting instead of a perturbed one. */
 const RESTART: f64 = 0.3;
 
@@ -82,9 +90,31 @@ class Strip {
     this.weight = new Float64Array(n);
   }
 
+  /** Whole-number sizes up to this use a counting array instead of the map (a lookup per candidate). */
+  dimCount: Int32Array = new Int32Array(0);
+
+  /** Switches dims to a counting array when every part size is a whole number of moderate size. */
+  useDimArray(): void {
+    let top: f64 = 0;
+    for (let t = 0; t < this.n; t++) {
+      const l = this.pl[t];
+      const w = this.pw[t];
+      if (l != Math.floor(l) || w != Math.floor(w)) return;
+      top = Math.max(top, Math.max(l, w));
+    }
+    if (top <= 65536.0) this.dimCount = new Int32Array(<i32>top + 1);
+  }
+
   /** Rebuilds dims from the remaining quantities. */
   countDims(): void {
     this.dims.clear();
+    // Only the parts' own sizes are ever counted: clearing those clears the array.
+    if (this.dimCount.length > 0) {
+      for (let t = 0; t < this.n; t++) {
+        unchecked((this.dimCount[<i32>unchecked(this.pl[t])] = 0));
+        unchecked((this.dimCount[<i32>unchecked(this.pw[t])] = 0));
+      }
+    }
     for (let t = 0; t < this.n; t++) {
       const q = unchecked(this.q[t]);
       if (q <= 0) continue;
@@ -94,14 +124,24 @@ class Strip {
   }
 
   addDim(v: f64, q: i32): void {
+    if (this.dimCount.length > 0) {
+      unchecked((this.dimCount[<i32>v] += q));
+      return;
+    }
     const c = this.dims.has(v) ? this.dims.get(v) : 0;
     if (c + q > 0) this.dims.set(v, c + q);
     else this.dims.delete(v);
   }
 
   /** True when a leftover of size r (kerf included) can be spanned exactly by a remaining part. */
-  spannable(r: f64): bool {
-    return r > EPS && this.dims.has(r - this.k);
+  @inline spannable(r: f64): bool {
+    if (r <= EPS) return false;
+    const v = r - this.k;
+    if (this.dimCount.length > 0) {
+      if (v < 0 || v != Math.floor(v) || v >= <f64>this.dimCount.length) return false;
+      return load<i32>(this.dimCount.dataStart + (<usize><i32>v << 2)) > 0;
+    }
+    return this.dims.has(v);
   }
 
   /** Cut stage of a cut in direction d inside a region made by a cut in direction dir at stage s. */
@@ -121,14 +161,23 @@ class Strip {
     let bRot: i32 = 0;
     let bSplit: i32 = 0; // 0 none, 1 along y only, 2 along x only, 3 V (y then x), 4 H (x then y)
     const area = a * b;
-    this.work += FILL_WORK;
+    // Raw reads: typed-array access is a call per element in this runtime, and this scan is the hot loop.
+    const qp = this.q.dataStart;
+    const mkp = this.mask.dataStart;
+    const plp = this.pl.dataStart;
+    const pwp = this.pw.dataStart;
+    const wtp = this.weight.dataStart;
+    let scanned = 0;
     for (let t = 0; t < this.n; t++) {
-      if (unchecked(this.q[t]) <= 0) continue;
-      this.work += 1;
+      if (load<i32>(qp + (<usize>t << 2)) <= 0) continue;
+      scanned++;
+      const m = load<i32>(mkp + (<usize>t << 2));
+      const pl = load<f64>(plp + (<usize>t << 3));
+      const pw = load<f64>(pwp + (<usize>t << 3));
       for (let r = 0; r < 2; r++) {
-        if ((unchecked(this.mask[t]) & (1 << r)) == 0) continue;
-        const l = r == 0 ? unchecked(this.pl[t]) : unchecked(this.pw[t]);
-        const w = r == 0 ? unchecked(this.pw[t]) : unchecked(this.pl[t]);
+        if ((m & (1 << r)) == 0) continue;
+        const l = r == 0 ? pl : pw;
+        const w = r == 0 ? pw : pl;
         if (l > a + EPS || w > b + EPS) continue;
         const exA = l >= a - EPS;
         const exB = w >= b - EPS;
@@ -147,7 +196,7 @@ class Strip {
           if (vOk && hOk) split = this.chooseSplit(a, b, l, w);
           else split = vOk ? 3 : 4;
         }
-        let score = l * w * unchecked(this.weight[t]);
+        let score = l * w * load<f64>(wtp + (<usize>t << 3));
         if (exA) score += area;
         else if (this.spannable(a - l)) score += area * this.residualBonus;
         if (exB) score += area;
@@ -163,6 +212,7 @@ class Strip {
         }
       }
     }
+    this.work += FILL_WORK + <f64>scanned;
     if (bt < 0) return null;
     unchecked((this.q[bt] -= 1));
     this.addDim(unchecked(this.pl[bt]), -1);
@@ -244,7 +294,7 @@ class Strip {
  * the rest's area bound, a random length above it, and the length that would just beat
  * `target` (the best strip so far). A band that takes every remaining part ends the strip.
  */
-function construct(s: Strip, rng: Rng, target: f64, step: f64): Node {
+function construct(s: Strip, rng: Rng, target: f64, step: f64, stopAt: f64): Node | null {
   const n = s.n;
   s.countDims();
   const root = new Node(KIND_CUT, ALONG_Y, 0, 0, 0, s.Y, -1);
@@ -252,6 +302,8 @@ function construct(s: Strip, rng: Rng, target: f64, step: f64): Node {
   const cand = new Float64Array(LOOKAHEAD + 3);
   let at: f64 = 0;
   for (;;) {
+    // Past the deadline a strip is dropped half built (the first one always finishes).
+    if (now() >= stopAt) return null;
     // Candidate band lengths: the longest distinct extents along the roll of remaining parts.
     let nc = 0;
     let rest: f64 = 0;
@@ -302,6 +354,7 @@ function construct(s: Strip, rng: Rng, target: f64, step: f64): Node {
       }
       for (let t = 0; t < n; t++) unchecked((s.q[t] = saved[t]));
       s.countDims();
+      s.work += TRIAL_WORK + <f64>n;
     }
     s.end = at;
     s.placedArea = 0;
@@ -400,16 +453,27 @@ export function solveStrip(input: Float64Array): Float64Array {
   const effort = input[5];
   const n = <i32>input[6];
   if (!(Y > 0) || !(k >= 0) || n < 0 || input.length < 7 + 4 * n) return errorOut();
-  // Free placement: the best-fit strips are guillotine layouts with any number of stages.
-  const s = new Strip(Y, k, free ? 0 : maxPhase, n);
+  const lineL = new Float64Array(n);
+  const lineW = new Float64Array(n);
+  const lineQ = new Int32Array(n);
+  const lineMask = new Int32Array(n);
   for (let i = 0; i < n; i++) {
-    s.pl[i] = input[7 + 4 * i];
-    s.pw[i] = input[8 + 4 * i];
-    s.q[i] = <i32>input[9 + 4 * i];
-    s.mask[i] = <i32>input[10 + 4 * i];
+    lineL[i] = input[7 + 4 * i];
+    lineW[i] = input[8 + 4 * i];
+    lineQ[i] = <i32>input[9 + 4 * i];
+    lineMask[i] = <i32>input[10 + 4 * i];
   }
-  const q0 = new Int32Array(n);
-  for (let i = 0; i < n; i++) q0[i] = s.q[i];
+  const types = new PartTypes(lineL, lineW, lineQ, lineMask);
+  const nt = types.n;
+  // Free placement: the best-fit strips are guillotine layouts with any number of stages.
+  const s = new Strip(Y, k, free ? 0 : maxPhase, nt);
+  s.pl.set(types.pl);
+  s.pw.set(types.pw);
+  s.q.set(types.q);
+  s.mask.set(types.mask);
+  s.useDimArray();
+  const q0 = new Int32Array(nt);
+  q0.set(types.q);
   const seed = seedFromF64(input[3]);
   const rng = new Rng(seed);
   s.rng = new Rng(seed + 1);
@@ -422,29 +486,38 @@ export function solveStrip(input: Float64Array): Float64Array {
   const lowerBound = tree.lowerBound();
   // Integral data: lengths improve in whole units; otherwise by a small fraction.
   let integral = Y == Math.floor(Y) && k == Math.floor(k);
-  for (let i = 0; i < n; i++) integral = integral && s.pl[i] == Math.floor(s.pl[i]) && s.pw[i] == Math.floor(s.pw[i]);
+  for (let i = 0; i < nt; i++) integral = integral && s.pl[i] == Math.floor(s.pl[i]) && s.pw[i] == Math.floor(s.pw[i]);
   let best: Node | null = null;
   let first: f64 = 0;
   let iterations = 0;
   // Local search over the construction's parameters: perturb a few part weights of the
   // accepted setting (now and then a fresh random one); keep it when the strip is not
   // longer and its last band holds no more. The first run is pure best fit.
-  const cur = new Params(n);
-  const trial = new Params(n);
+  const cur = new Params(nt);
+  const trial = new Params(nt);
   let curLen: f64 = Infinity;
   let curTail: f64 = Infinity;
-  while (best === null || (s.work < limit && now() < bestFitEnd && best.l > lowerBound + EPS)) {
-    for (let i = 0; i < n; i++) s.q[i] = q0[i];
+  let lastGain = 0;
+  // With an effort limit (the service's runs), a long stall ends the local search early:
+  // small jobs then finish by effort, not by the clock, and stay deterministic.
+  const stall = effort > 0 ? STALL_ITERATIONS : I32.MAX_VALUE;
+  while (best === null || (s.work < limit && now() < bestFitEnd && best.l > lowerBound + EPS && iterations - lastGain < stall)) {
+    s.q.set(q0);
     if (iterations == 0) trial.plain();
     else if (rng.float() < RESTART) trial.random(rng);
     else trial.perturb(cur, rng);
     trial.apply(s);
     const target = best === null ? Infinity : best.l;
     const step = integral ? 1.0 : best === null ? 0.0 : 1e-4 * best.l;
-    const root = construct(s, rng, target, step);
+    const built = construct(s, rng, target, step, best === null ? Infinity : bestFitEnd);
+    if (built === null) break;
+    const root = built!;
     if (iterations == 0) first = root.l;
     iterations++;
-    if (best === null || root.l < best.l - EPS) best = root;
+    if (best === null || root.l < best.l - EPS) {
+      best = root;
+      lastGain = iterations;
+    }
     if (root.l < curLen - EPS || (root.l <= curLen + EPS && s.tailArea <= curTail)) {
       cur.copy(trial);
       curLen = root.l;
@@ -458,6 +531,7 @@ export function solveStrip(input: Float64Array): Float64Array {
     const exact = searchShorter(tree, Y, k, maxPhase, b.l, deadline, nodeBudget, seed + 2);
     if (exact.root !== null && exact.length < b.l - EPS) b = exact.root!;
   }
+  types.assignParts(b);
   const nodes = countNodes(b);
   const out = new Float64Array(OUT_HEADER + NODE_VALUES * nodes);
   out[0] = 0;

@@ -499,7 +499,7 @@ function solveRollStrip(problem: GuillotineProblem, parts: EnginePart[], r: numb
   return {
     sheet: { stock: r, root, length: used + trims },
     length: used + trims,
-    unplaced: parts.map((p, i) => Math.max(0, p.q) - partsOf(root).filter((n) => n.part === i).length),
+    unplaced: unplacedOf(parts, root),
     iterations: out[2]!,
     timeToBest: performance.now() - startedAt,
     stopped: false,
@@ -515,6 +515,13 @@ function partsEnd(n: EngineNode): number {
 
 function partsArea(n: EngineNode): number {
   return n.kind === 'part' ? n.l * n.w : (n.children as EngineNode[]).reduce((s, c) => s + partsArea(c), 0);
+}
+
+/** Copies of each part the tree does not hold (one pass: jobs come with thousands of lines). */
+function unplacedOf(parts: EnginePart[], root: EngineNode): number[] {
+  const left = parts.map((p) => Math.max(0, p.q));
+  for (const n of partsOf(root)) left[n.part]!--;
+  return left;
 }
 
 function partsOf(n: EngineNode): Extract<EngineNode, { kind: 'part' }>[] {

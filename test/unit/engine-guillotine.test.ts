@@ -514,6 +514,28 @@ describe('open-length stock (roll)', () => {
     expect(sol.lengthBound).toBe(900);
   });
 
+  it('keeps its budget on a roll job sent as thousands of single lines', () => {
+    // 2,400 lines of 12 sizes, one copy each (as the zero-waste BKW sets come): the strip search
+    // works on the 12 sizes and hands every placement back to its own line.
+    const rnd = seededRandom(5);
+    const sizes = Array.from({ length: 12 }, () => [10 + Math.floor(rnd() * 60), 10 + Math.floor(rnd() * 60)] as const);
+    const parts = Array.from({ length: 2400 }, (_, i) => part(sizes[i % 12]![0], sizes[i % 12]![1], 1));
+    for (const extra of [{ maxPhase: 0 }, { maxPhase: 3 }]) {
+      const p = problem([stock(0, 640, { q: 1, open: true })], parts, { budgetMs: 1000, ...extra });
+      const { sol } = solveAndValidate(p);
+      expect(totalUnplaced(sol)).toBe(0);
+      const lines = new Set<number>();
+      const visit = (n: EngineNode): void => {
+        if (n.kind === 'part') lines.add(n.part);
+        else n.children.forEach(visit);
+      };
+      sol.sheets.forEach((sh) => visit(sh.root));
+      expect(lines.size).toBe(2400);
+      // Hard budget, with room for a loaded machine (it took 27 s of a 5 s budget before).
+      expect(sol.stats.elapsedMs).toBeLessThan(3000);
+    }
+  });
+
   it('leaves out a part wider than the roll and still shortens the piece for the rest', () => {
     const parts = [part(300, 500, 3, { rotMask: [1, 1, 1] }), part(300, 250, 6), part(1200, 1100, 1, { rotMask: [1, 1, 1] })];
     const p = problem([stock(0, 1000, { q: 1, open: true })], parts, { maxPhase: 3, budgetMs: 500 });
