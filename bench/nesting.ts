@@ -10,13 +10,14 @@
 //   BENCH_NESTING_INSTANCES  comma list of names (default all)
 //   BENCH_NESTING_SEED       search seed, default 1
 //   BENCH_NESTING_DIR        default /work/shared/bench/instances/irregular-strip-esicup
+//   BENCH_NESTING_SVG        a folder: each strip layout is also drawn there as <instance>.svg
 //   BENCH_NESTING_SHEETS=1   sheet mode instead: each instance's parts onto sheets strip height
 //                            x BENCH_NESTING_SHEET_RATIO (default 0.5) times it (at least the
 //                            longest part), effort-limited
 //                            (BENCH_NESTING_EFFORT, default 500), with and without the sheet
 //                            compaction (fitting the last sheet's parts into earlier sheets);
 //                            prints sheets used and utilisation before/after, both validated.
-import { readFileSync, readdirSync, existsSync } from 'node:fs';
+import { readFileSync, readdirSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadNestingModule, placePoint, solveNesting, type NestingProblem } from '../src/engine/nesting.js';
 import { checkPlacements, materialArea, type PlacedShape, type Pt } from '../test/support/validate-nesting.js';
@@ -24,6 +25,7 @@ import { checkPlacements, materialArea, type PlacedShape, type Pt } from '../tes
 const DIR = process.env.BENCH_NESTING_DIR ?? '/work/shared/bench/instances/irregular-strip-esicup';
 const SECONDS = Number(process.env.BENCH_NESTING_SECONDS ?? 60);
 const SEED = Number(process.env.BENCH_NESTING_SEED ?? 1);
+const SVG_DIR = process.env.BENCH_NESTING_SVG;
 const ONLY = (process.env.BENCH_NESTING_INSTANCES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
 interface JaguaItem { id: number; demand: number; allowed_orientations?: number[]; shape: { type: string; data: number[][] } }
@@ -53,6 +55,14 @@ function ring(data: number[][]): Pt[] {
   const [first, last] = [pts[0], pts[pts.length - 1]];
   if (pts.length > 1 && first.x === last.x && first.y === last.y) pts.pop();
   return pts;
+}
+
+/** The strip and its parts as an SVG, y up. */
+function drawStrip(placed: PlacedShape[], length: number, height: number): string {
+  const scale = 1000 / Math.max(length, height);
+  const pt = (q: Pt) => `${(q.x * scale).toFixed(2)},${((height - q.y) * scale).toFixed(2)}`;
+  const shapes = placed.map((p) => `<polygon points="${p.rings[0].map(pt).join(' ')}" fill="#9cf" stroke="#036" stroke-width="0.5"/>`);
+  return `<svg xmlns="http://www.w3.org/2000/svg" width="${(length * scale).toFixed(0)}" height="${(height * scale).toFixed(0)}"><rect width="100%" height="100%" fill="#fff" stroke="#000"/>${shapes.join('')}</svg>\n`;
 }
 
 function run(file: string, sparrow: Map<string, number>): string {
@@ -92,6 +102,7 @@ function run(file: string, sparrow: Map<string, number>): string {
   const problems = checkPlacements(placed, new Map([['0', { x0: 0, y0: 0, x1: CAP, y1: H }]]), 0, 0, H * 1e-7);
   const all = solution.items.length === placed.length;
   const density = (100 * area) / (length * H);
+  if (SVG_DIR) writeFileSync(join(SVG_DIR, `${name}.svg`), drawStrip(placed, length, H));
   const ref = sparrow.get(name);
   const valid = all && problems.length === 0 ? 'yes' : `NO (${all ? '' : 'parts left out; '}${problems.slice(0, 2).join('; ')})`;
   return `| ${name} | ${solution.items.length} | ${length.toFixed(3)} | ${density.toFixed(2)} | ${ref?.toFixed(2) ?? '-'} | ${ref === undefined ? '-' : (density - ref).toFixed(2)} | ${solution.stats.iterations} | ${solution.compaction.improved}/${solution.compaction.attempts} | ${valid} |`;

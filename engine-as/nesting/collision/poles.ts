@@ -5,7 +5,15 @@
 import { inMaterial, pointSegmentDist2 } from "../geometry/polygon";
 import { f32At, f64At } from "../geometry/raw";
 
-const GRID = 20;
+const GRID = 32;
+/**
+ * How many circles a shape gets (after sparrow): FEW_POLES when they cover FEW_COVER of its
+ * material, else more, up to MAX_POLES, for shapes that circles fit badly (arms, notches).
+ */
+const FEW_POLES = 8;
+const FEW_COVER: f64 = 0.9;
+const MAX_POLES = 16;
+
 /** Circles per shape the quick conflict test looks at (the first are the largest); fits two lanes twice. */
 const MEET_POLES = 4;
 
@@ -27,10 +35,11 @@ function boundaryDistance(px: f64, py: f64, pts: Float64Array, ringStart: Int32A
 }
 
 /**
- * Up to `count` circles [cx, cy, r, ...], each inside the material: the grid point deepest in
- * it and furthest from the circles before. Empty when no grid point lies in the material.
+ * Circles [cx, cy, r, ...], each inside the material: the grid point deepest in it and
+ * furthest from the circles before, until they cover enough of the material (share of the
+ * material grid points inside a circle). Empty when no grid point lies in the material.
  */
-export function poles(pts: Float64Array, ringStart: Int32Array, w: f64, h: f64, count: i32): Float64Array {
+export function poles(pts: Float64Array, ringStart: Int32Array, w: f64, h: f64): Float64Array {
   const cand = new Array<f64>();
   for (let i = 0; i < GRID; i++) {
     for (let j = 0; j < GRID; j++) {
@@ -44,7 +53,10 @@ export function poles(pts: Float64Array, ringStart: Int32Array, w: f64, h: f64, 
   }
   const out = new Array<f64>();
   const nc = cand.length / 3;
-  for (let k = 0; k < count; k++) {
+  const covered = new Uint8Array(nc);
+  let nCovered = 0;
+  for (let k = 0; k < MAX_POLES; k++) {
+    if (k >= FEW_POLES && <f64>nCovered >= FEW_COVER * <f64>nc) break;
     let bestScore: f64 = 0;
     let best = -1;
     for (let c = 0; c < nc; c++) {
@@ -62,9 +74,20 @@ export function poles(pts: Float64Array, ringStart: Int32Array, w: f64, h: f64, 
       }
     }
     if (best < 0 || bestScore <= 0) break;
-    out.push(cand[3 * best]);
-    out.push(cand[3 * best + 1]);
+    const bx = cand[3 * best];
+    const by = cand[3 * best + 1];
+    out.push(bx);
+    out.push(by);
     out.push(bestScore);
+    for (let c = 0; c < nc; c++) {
+      if (covered[c]) continue;
+      const dx = cand[3 * c] - bx;
+      const dy = cand[3 * c + 1] - by;
+      if (dx * dx + dy * dy <= bestScore * bestScore) {
+        covered[c] = 1;
+        nCovered++;
+      }
+    }
   }
   const a = new Float64Array(out.length);
   for (let i = 0; i < out.length; i++) a[i] = out[i];

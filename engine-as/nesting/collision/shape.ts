@@ -4,7 +4,6 @@
 import { cosSinDeg, ringArea } from "../geometry/polygon";
 import { PoleLanes, poles } from "./poles";
 
-const POLES = 8;
 export const EDGE_STRIDE = 8;
 const EMPTY_LANES = new PoleLanes(new Float64Array(0));
 
@@ -111,7 +110,7 @@ export class Shape {
     this.shiftY = -minY;
     this.diameter = Math.sqrt(this.w * this.w + this.h * this.h);
     this.sizeWeight = Math.sqrt(Math.sqrt(outer));
-    let circles = poles(pts, ringStart, this.w, this.h, POLES);
+    let circles = poles(pts, ringStart, this.w, this.h);
     if (circles.length == 0) {
       // A sliver no grid point falls into: one circle in the middle stands in for it.
       circles = new Float64Array(3);

@@ -138,6 +138,8 @@ export class Compactor {
           k--;
         }
         const pick = <i32>(Math.min(0.999, Math.abs(this.normal()) * POOL_SPREAD) * <f64>pool.length);
+        // Fresh weights: those learnt on the last miss would steer the new start into the same collisions.
+        sep.tracker.resetWeights();
         sep.restore(pool[pick]);
         this.disrupt();
       }

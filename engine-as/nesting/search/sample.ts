@@ -1,7 +1,8 @@
 // Where to move one colliding part (after sparrow's sample search): a few poses sampled
-// anywhere in the container and around where the part stands, in any of its orientations;
-// the three best distinct ones are refined by coordinate descent, the best is tried flush
-// against its neighbours and the walls, and the best overall wins.
+// around where the part stands and anywhere in the container, in any of its orientations;
+// the three best distinct ones are refined by a coarse coordinate descent, the best of them
+// by a fine one, which is then tried flush against its neighbours and the walls; the best
+// overall wins.
 // Poses are scored by the part's weighted overlap, cut short once a pose cannot rank.
 
 import { Rng } from "../../common/rng";
@@ -14,8 +15,11 @@ const KEEP = 3;
 const SNAP_SAMPLES = 16;
 /** Poses closer than this share of the part's smaller side count as one. */
 const UNIQUE_RATIO: f64 = 0.05;
-const STEP_INIT_RATIO: f64 = 0.25;
-const STEP_LIMIT_RATIO: f64 = 0.001;
+/** Descent steps as shares of the part's smaller side: coarse for every kept pose, then fine for the best. */
+const COARSE_STEP_FROM: f64 = 0.25;
+const COARSE_STEP_TO: f64 = 0.02;
+const FINE_STEP_FROM: f64 = 0.01;
+const FINE_STEP_TO: f64 = 0.001;
 const STEP_GROW: f64 = 1.1;
 const STEP_SHRINK: f64 = 0.5;
 
@@ -63,15 +67,16 @@ export class PlacementSearch {
         const hiY = this.y1 - s.h;
         if (hiX < this.x0 || hiY < this.y0) continue;
         let x: f64, y: f64;
-        if (k < CONTAINER_SAMPLES) {
-          x = this.x0 + this.rng.float() * (hiX - this.x0);
-          y = this.y0 + this.rng.float() * (hiY - this.y0);
-        } else {
+        // Near poses first: their scores make a low bar that cuts the far ones short.
+        if (k < FOCUSSED_SAMPLES) {
           // Centre anywhere in the part's current box.
           x = curX + this.rng.float() * cur.w - s.w * 0.5;
           y = curY + this.rng.float() * cur.h - s.h * 0.5;
           x = Math.max(this.x0, Math.min(hiX, x));
           y = Math.max(this.y0, Math.min(hiY, y));
+        } else {
+          x = this.x0 + this.rng.float() * (hiX - this.x0);
+          y = this.y0 + this.rng.float() * (hiY - this.y0);
         }
         if (!this.report(si, x, y, this.bar())) break;
       }
@@ -81,7 +86,8 @@ export class PlacementSearch {
       this.startX.set(this.keptX);
       this.startY.set(this.keptY);
       this.startV.set(this.keptV);
-      for (let k = 0; k < starts && this.keptV[0] > 0; k++) this.descend(this.startS[k], this.startX[k], this.startY[k], this.startV[k]);
+      for (let k = 0; k < starts && this.keptV[0] > 0; k++) this.descend(this.startS[k], this.startX[k], this.startY[k], this.startV[k], COARSE_STEP_FROM, COARSE_STEP_TO);
+      if (this.keptV[0] > 0) this.descend(this.keptS[0], this.keptX[0], this.keptY[0], this.keptV[0], FINE_STEP_FROM, FINE_STEP_TO);
       if (this.keptV[0] > 0) this.snap(this.keptS[0], this.keptX[0], this.keptY[0], this.keptV[0]);
     }
     parts.turn(p, this.keptS[0]);
@@ -196,12 +202,12 @@ export class PlacementSearch {
    * is taken and its axis' step grows, an equal one is taken, otherwise the step halves and the
    * next axis is tried; ends when both steps are tiny.
    */
-  private descend(si: i32, x: f64, y: f64, v: f64): void {
+  private descend(si: i32, x: f64, y: f64, v: f64, from: f64, to: f64): void {
     const s = unchecked(this.parts.shapes[this.part])[si];
     const minDim = Math.min(s.w, s.h);
-    let sx = minDim * STEP_INIT_RATIO;
+    let sx = minDim * from;
     let sy = sx;
-    const limit = minDim * STEP_LIMIT_RATIO;
+    const limit = minDim * to;
     const hiX = this.xMax - s.w;
     const hiY = this.y1 - s.h;
     let axis = this.rng.int(4);
