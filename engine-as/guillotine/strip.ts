@@ -46,7 +46,7 @@ const BEST_FIT_SHARE_GUILLOTINE: f64 = 0.8;
 const TREE_NODE_WORK: f64 = 40;
 /** Output values before the tree. */
 const OUT_HEADER: i32 = 6;
-/** Effort-limited runs: constructions without a shorter strip that end the local search. */
+/** Constructions without a shorter strip that end the local search. */
 const STALL_ITERATIONS: i32 = 400;
 /** Chance per iteration of a fresh random setting instead of a perturbed one. */
 const RESTART: f64 = 0.3;
@@ -498,10 +498,9 @@ export function solveStrip(input: Float64Array): Float64Array {
   let curLen: f64 = Infinity;
   let curTail: f64 = Infinity;
   let lastGain = 0;
-  // With an effort limit (the service's runs), a long stall ends the local search early:
-  // small jobs then finish by effort, not by the clock, and stay deterministic.
-  const stall = effort > 0 ? STALL_ITERATIONS : I32.MAX_VALUE;
-  while (best === null || (s.work < limit && now() < bestFitEnd && best.l > lowerBound + EPS && iterations - lastGain < stall)) {
+  // A long stall hands the rest of the share to the backtracking search: small jobs then
+  // finish by effort, not by the clock (deterministic), and searches get the time they need.
+  while (best === null || (s.work < limit && now() < bestFitEnd && best.l > lowerBound + EPS && iterations - lastGain < STALL_ITERATIONS)) {
     s.q.set(q0);
     if (iterations == 0) trial.plain();
     else if (rng.float() < RESTART) trial.random(rng);
