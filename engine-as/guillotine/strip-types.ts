@@ -16,9 +16,18 @@ export class PartTypes {
   line: Int32Array = new Int32Array(0);
   private lineQ: Int32Array = new Int32Array(0);
 
-  /** Lines: l, w, q, mask each (the strip input's part block). */
-  constructor(pl: Float64Array, pw: Float64Array, pq: Int32Array, pm: Int32Array) {
-    const lines = pl.length;
+  /** `lines` lines of l, w, q, mask from input[at] (the strip input's part block). */
+  constructor(input: Float64Array, at: i32, lines: i32) {
+    const pl = new Float64Array(lines);
+    const pw = new Float64Array(lines);
+    const pq = new Int32Array(lines);
+    const pm = new Int32Array(lines);
+    for (let i = 0; i < lines; i++) {
+      pl[i] = input[at + 4 * i];
+      pw[i] = input[at + 4 * i + 1];
+      pq[i] = max<i32>(0, <i32>input[at + 4 * i + 2]);
+      pm[i] = <i32>input[at + 4 * i + 3];
+    }
     const typeOf = new Int32Array(lines);
     const first = new Int32Array(lines);
     let nt = 0;
@@ -50,15 +59,14 @@ export class PartTypes {
       this.mask[t] = pm[r];
     }
     for (let i = 0; i < lines; i++) {
-      this.q[typeOf[i]] += max<i32>(0, pq[i]);
+      this.q[typeOf[i]] += pq[i];
       this.start[typeOf[i] + 1]++;
     }
     for (let t = 0; t < nt; t++) this.start[t + 1] += this.start[t];
     this.line = new Int32Array(lines);
     const fill = new Int32Array(nt);
     for (let i = 0; i < lines; i++) this.line[this.start[typeOf[i]] + fill[typeOf[i]]++] = i;
-    this.lineQ = new Int32Array(lines);
-    for (let i = 0; i < lines; i++) this.lineQ[i] = max<i32>(0, pq[i]);
+    this.lineQ = pq;
   }
 
   /** Replaces the type in every part node of the tree by an input line with quantity left. */

@@ -78,16 +78,20 @@ class Strip {
   /** Part area in the last band built (less is closer to dropping that band). */
   tailArea: f64 = 0;
 
-  constructor(Y: f64, k: f64, maxPhase: i32, n: i32) {
+  /** The job's part types (sizes shared; quantities copied, the search uses them up). */
+  constructor(Y: f64, k: f64, maxPhase: i32, types: PartTypes) {
+    const n = types.n;
     this.Y = Y;
     this.k = k;
     this.maxPhase = maxPhase > 0 ? maxPhase : 1 << 30;
     this.n = n;
-    this.pl = new Float64Array(n);
-    this.pw = new Float64Array(n);
+    this.pl = types.pl;
+    this.pw = types.pw;
     this.q = new Int32Array(n);
-    this.mask = new Int32Array(n);
+    this.mask = types.mask;
     this.weight = new Float64Array(n);
+    this.q.set(types.q);
+    this.useDimArray();
   }
 
   /** Whole-number sizes up to this use a counting array instead of the map (a lookup per candidate). */
@@ -453,27 +457,11 @@ export function solveStrip(input: Float64Array): Float64Array {
   const effort = input[5];
   const n = <i32>input[6];
   if (!(Y > 0) || !(k >= 0) || n < 0 || input.length < 7 + 4 * n) return errorOut();
-  const lineL = new Float64Array(n);
-  const lineW = new Float64Array(n);
-  const lineQ = new Int32Array(n);
-  const lineMask = new Int32Array(n);
-  for (let i = 0; i < n; i++) {
-    lineL[i] = input[7 + 4 * i];
-    lineW[i] = input[8 + 4 * i];
-    lineQ[i] = <i32>input[9 + 4 * i];
-    lineMask[i] = <i32>input[10 + 4 * i];
-  }
-  const types = new PartTypes(lineL, lineW, lineQ, lineMask);
+  const types = new PartTypes(input, 7, n);
   const nt = types.n;
   // Free placement: the best-fit strips are guillotine layouts with any number of stages.
-  const s = new Strip(Y, k, free ? 0 : maxPhase, nt);
-  s.pl.set(types.pl);
-  s.pw.set(types.pw);
-  s.q.set(types.q);
-  s.mask.set(types.mask);
-  s.useDimArray();
-  const q0 = new Int32Array(nt);
-  q0.set(types.q);
+  const s = new Strip(Y, k, free ? 0 : maxPhase, types);
+  const q0 = types.q;
   const seed = seedFromF64(input[3]);
   const rng = new Rng(seed);
   s.rng = new Rng(seed + 1);
