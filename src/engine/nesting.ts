@@ -145,7 +145,7 @@ export function placePoint(item: NestedItem, x: number, y: number): { x: number;
 }
 
 /** The 'sheet/nesting' and 'roll/nesting' solver of the calculation dispatcher: request -> problem -> engine -> record. */
-export function nestParts(request: CalcRequest, options: { jobId: number; budgetMs: number }): ResultRecord {
+export function nestParts(request: CalcRequest, options: { jobId: number; budgetMs: number; minOffcut: number }): ResultRecord {
   const mapped = toNestingProblem(request, options.budgetMs);
   const solution = solveNesting(mapped.problem, loadNestingModule());
   return buildNestingRecord(request, mapped, solution, options);

@@ -3,13 +3,16 @@
 // identical sheets (same stock row and length, same parts in the same places, turns and
 // mirror images) fold into one entry with `stack` = their count; each placed
 // part carries rotation (degrees), mirrored, and its outline and holes in stock coordinates.
-// Nothing is cut by a saw, so cuts and offcuts are empty; a sheet's cut length is the
-// length of the contours the tool follows (outlines and holes).
+// Nothing is cut by a saw, so cuts are empty; a sheet's cut length is the length of the
+// contours the tool follows (outlines and holes). Offcuts are the remnants a straight line
+// across the sheet frees: beyond the parts along x (sheets only: a roll piece ends there),
+// then above them over the length they use, each clear of the parts by the part clearance
+// and at least minOffcut on both sides.
 import type { MappedNesting } from '../engine/nesting-problem.js';
 import { placePoint, type NestingSolution } from '../engine/nesting.js';
 import { signedArea, type Pt } from '../engine/nesting-shapes.js';
-import type { CalcRequest } from '../schema/request.js';
-import type { ResultPart, ResultRecord, ResultStock } from '../schema/result.js';
+import type { CalcRequest, CalcStock } from '../schema/request.js';
+import type { ResultOffcut, ResultPart, ResultRecord, ResultStock } from '../schema/result.js';
 import { listParts, partsMetadata, type Placement } from './parts.js';
 import { areaAndCutMetadata, round } from './totals.js';
 
@@ -21,6 +24,26 @@ interface Extra { rotation: number; mirrored: boolean; placedOutline: Pt[]; plac
 
 export interface NestingBuildOptions {
   jobId: number;
+  /** Smallest offcut side worth listing when the request sets none. */
+  minOffcut: number;
+}
+
+interface Box { x0: number; y0: number; x1: number; y1: number }
+
+/**
+ * Remnants of one sheet whose parts reach x <= reachX, y <= reachY: the usable part of the
+ * sheet of length `l` beyond the parts (not on a roll, which is cut where the parts end), then
+ * the band above them; each `gap` clear of the parts, kept when both sides reach `min`.
+ */
+function remnants(s: CalcStock, l: number, reachX: number, reachY: number, gap: number, roll: boolean, min: number): Box[] {
+  const x0 = s.trim.w1, y0 = s.trim.l1, x1 = l - s.trim.w2, y1 = s.w - s.trim.l2;
+  const out: Box[] = [];
+  const across = Math.min(x1, reachX + gap);
+  const right = { x0: across, y0, x1, y1 };
+  if (!roll && right.x1 - right.x0 >= min && right.y1 - right.y0 >= min) out.push(right);
+  const top = { x0, y0: Math.min(y1, reachY + gap), x1: out.length ? across : x1, y1 };
+  if (top.x1 - top.x0 >= min && top.y1 - top.y0 >= min) out.push(top);
+  return out;
 }
 
 /**
@@ -79,7 +102,7 @@ export function buildNestingRecord(request: CalcRequest, mapped: MappedNesting, 
 
   const placements: Placement[][] = request.parts.map(() => []);
   const extras: Extra[][] = request.parts.map(() => []);
-  const sheetStats = solution.sheets.map(() => ({ parts: 0, area: 0, contours: 0, cutLength: 0 }));
+  const sheetStats = solution.sheets.map(() => ({ parts: 0, area: 0, contours: 0, cutLength: 0, reachX: -Infinity, reachY: -Infinity }));
   for (const item of solution.items) {
     if (item.sheet < 0) continue;
     const row = rowOfType.get(item.type)!;
@@ -101,9 +124,15 @@ export function buildNestingRecord(request: CalcRequest, mapped: MappedNesting, 
     st.area += materialArea(rings);
     st.contours += rings.length;
     st.cutLength += rings.reduce((sum, ring) => sum + perimeter(ring), 0);
+    for (const p of rings[0]) {
+      st.reachX = Math.max(st.reachX, p.x);
+      st.reachY = Math.max(st.reachY, p.y);
+    }
   }
 
+  const minOffcut = saw.options.minOffcut ?? options.minOffcut;
   const stock: ResultStock[] = [];
+  const offcuts: ResultOffcut[] = [];
   const totals = { stockArea: 0, partArea: 0, cuts: 0, cutLength: 0, trimArea: 0, cost: 0, produced: 0, rollLength: 0 };
   const usedStockTally: Record<string, number> = {};
   const materialSummary: Record<string, { stockUsed: number; stockArea: number; partArea: number }> = {};
@@ -123,6 +152,12 @@ export function buildNestingRecord(request: CalcRequest, mapped: MappedNesting, 
           numberOfCuts: st.contours, cutLength: round(st.cutLength), stackedNumberOfCuts: st.contours * n, stackedCutLength: round(st.cutLength * n),
           bandingLength: 0, finishArea: 0, rollLength: roll ? round(l) : 0,
         },
+      });
+      if (st.parts > 0) remnants(s, l, st.reachX, st.reachY, mapped.problem.gap, roll, minOffcut).forEach((r, k) => {
+        offcuts.push({
+          id: `${sheetIds[i]}.${k}`, l: round(r.x1 - r.x0), w: round(r.y1 - r.y0), t: s.t ?? null,
+          x: round(r.x0), y: round(r.y0), q: n, material: s.material, grain: s.grain, stock: { id: sheetIds[i] },
+        });
       });
     }
     totals.stockArea += area;
@@ -172,12 +207,12 @@ export function buildNestingRecord(request: CalcRequest, mapped: MappedNesting, 
     stock,
     parts,
     cuts: [],
-    offcuts: [],
+    offcuts,
     unusableParts,
     metadata: {
       ...areaAndCutMetadata(totals),
-      totalOffcutsArea: 0,
-      totalOffcuts: 0,
+      totalOffcutsArea: round(offcuts.reduce((sum, o) => sum + o.l * o.w * o.q, 0)),
+      totalOffcuts: offcuts.reduce((sum, o) => sum + o.q, 0),
       totalBladeArea: 0,
       totalTrimArea: round(totals.trimArea),
       totalPartsProduced: totals.produced,

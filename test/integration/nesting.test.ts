@@ -51,6 +51,37 @@ describe('nesting on sheets', () => {
     expect(result.cuts).toEqual([]);
   });
 
+  it('lists the remnants beyond and above the parts as offcuts, clear of them by blade + spacing', async () => {
+    const request = {
+      saw: { cutType: 'nesting', stockType: 'sheet', bladeWidth: 6, options: { minSpacing: 2, minOffcut: 50 } },
+      stock: [{ l: 2000, w: 1000, q: 1, trim: { l1: 5, l2: 5, w1: 5, w2: 5 } }],
+      parts: [{ l: 300, w: 200, q: 4, name: 'ell', outline: shapes.lShape }],
+    };
+    const result = await solve(request);
+    const points = placed(result).flatMap((p: any) => p.placedOutline);
+    const reachX = Math.max(...points.map((q: any) => q.x));
+    const reachY = Math.max(...points.map((q: any) => q.y));
+    const [right, top] = result.offcuts;
+    // Beyond the parts: from their reach plus the clearance (6 + 2) to the usable end, full usable width.
+    expect(right).toMatchObject({ y: 5, w: 990, q: 1, stock: { id: '0.0' } });
+    expect(right.x).toBeCloseTo(reachX + 8, 6);
+    expect(right.x + right.l).toBeCloseTo(1995, 6);
+    // Above the parts, over the length they use (when the parts leave 50 or more there).
+    if (top) {
+      expect(top.x).toBe(5);
+      expect(top.y).toBeCloseTo(reachY + 8, 6);
+      expect(top.x + top.l).toBeCloseTo(right.x, 6);
+      expect(top.y + top.w).toBeCloseTo(995, 6);
+    } else {
+      expect(995 - (reachY + 8)).toBeLessThan(50);
+    }
+    expect(result.metadata.totalOffcuts).toBe(result.offcuts.length);
+    // Nothing under minOffcut is listed.
+    const none = await solve({ ...request, saw: { ...request.saw, options: { ...request.saw.options, minOffcut: 2000 } } });
+    expect(none.offcuts).toEqual([]);
+    expect(none.metadata.totalOffcutsArea).toBe(0);
+  });
+
   it('gives the same layout for the same request and seed', async () => {
     // Small enough that the search ends at its effort limit, well before the job budget.
     const small = { ...mixed, parts: mixed.parts.map((p) => ({ ...p, q: 2 })) };
@@ -169,6 +200,8 @@ describe('nesting on rolls', () => {
     expect(roll.l).toBeLessThan(1500);
     expect(result.metadata.totalRollLength).toBe(roll.l);
     expect(roll.analysis.rollLength).toBe(roll.l);
+    // The roll piece ends where the parts do: an offcut can only be the band above them.
+    for (const o of result.offcuts) expect(o.x).toBe(10);
   });
 });
 

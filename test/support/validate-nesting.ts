@@ -232,6 +232,26 @@ export function validateNestingRecord(request: any, record: any, tol = 1e-6): st
     const n = stackOf.get(shape.sheet) ?? 1;
     if (count !== n) problems.push(`${shape.id}: placed ${count} times on ${shape.sheet}, a stack of ${n}`);
   }
-  problems.push(...checkPlacements([...copies.values()].map((c) => c.shape), regions, gap, edge, Math.max(tol, scale * 1e-7)));
+  const shapes = [...copies.values()].map((c) => c.shape);
+  problems.push(...checkPlacements(shapes, regions, gap, edge, Math.max(tol, scale * 1e-7)));
+  // Offcuts: inside their sheet's usable region, one per sheet of the stack, clear of every part
+  // by the part clearance (checked as a rectangular part of its own), counted in the metadata.
+  const minOffcut = request.saw?.options?.minOffcut ?? 0;
+  for (const o of record.offcuts ?? []) {
+    if (!regions.has(o.stock?.id)) {
+      problems.push(`offcut ${o.id}: unknown sheet ${o.stock?.id}`);
+      continue;
+    }
+    if (o.q !== stackOf.get(o.stock.id)) problems.push(`offcut ${o.id}: q ${o.q}, the sheet is a stack of ${stackOf.get(o.stock.id)}`);
+    if (o.l < minOffcut || o.w < minOffcut) problems.push(`offcut ${o.id}: ${o.l} x ${o.w} is under minOffcut ${minOffcut}`);
+    const rect = { id: `offcut ${o.id}`, sheet: o.stock.id, rings: [[{ x: o.x, y: o.y }, { x: o.x + o.l, y: o.y }, { x: o.x + o.l, y: o.y + o.w }, { x: o.x, y: o.y + o.w }]] };
+    problems.push(...checkPlacements([...shapes.filter((p) => p.sheet === o.stock.id), rect], regions, gap, 0, Math.max(tol, scale * 1e-7)).filter((m) => m.includes('offcut')));
+  }
+  if (record.metadata && record.offcuts) {
+    const count = record.offcuts.reduce((n: number, o: any) => n + o.q, 0);
+    const area = record.offcuts.reduce((a: number, o: any) => a + o.l * o.w * o.q, 0);
+    if (record.metadata.totalOffcuts !== count) problems.push(`metadata.totalOffcuts ${record.metadata.totalOffcuts}, the offcuts add up to ${count}`);
+    if (Math.abs(record.metadata.totalOffcutsArea - area) > Math.max(1e-6, area * 1e-9)) problems.push(`metadata.totalOffcutsArea ${record.metadata.totalOffcutsArea}, the offcuts add up to ${area}`);
+  }
   return problems;
 }

@@ -3,7 +3,7 @@
 // material (a part inside another's hole does not). Bounding boxes and per-edge boxes
 // (precomputed with the shape) cut the work before any segment distance is computed.
 
-import { inMaterial, segmentDist2 } from "../geometry/polygon";
+import { inMaterial, segmentsWithin } from "../geometry/polygon";
 import { f64At, setF64At } from "../geometry/raw";
 import { EDGE_STRIDE, Shape } from "./shape";
 
@@ -55,7 +55,7 @@ export function conflict(a: Shape, ax: f64, ay: f64, b: Shape, bx: f64, by: f64,
       const p2y = f64At(ae, k + 3) + ay;
       for (let j = 0; j < m; j += EDGE_STRIDE) {
         if (f64At(near, j + 5) < eMinX || f64At(near, j + 4) > eMaxX || f64At(near, j + 7) < eMinY || f64At(near, j + 6) > eMaxY) continue;
-        if (segmentDist2(p1x, p1y, p2x, p2y, f64At(near, j), f64At(near, j + 1), f64At(near, j + 2), f64At(near, j + 3)) < gap2) return true;
+        if (segmentsWithin(p1x, p1y, p2x, p2y, f64At(near, j), f64At(near, j + 1), f64At(near, j + 2), f64At(near, j + 3), gap, gap2)) return true;
       }
     }
   }

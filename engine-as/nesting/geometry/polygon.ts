@@ -35,17 +35,22 @@ export function segmentsIntersect(ax: f64, ay: f64, bx: f64, by: f64, cx: f64, c
   return ((d1 > 0 && d2 < 0) || (d1 < 0 && d2 > 0)) && ((d3 > 0 && d4 < 0) || (d3 < 0 && d4 > 0));
 }
 
-/** Squared distance between two segments (0 when they cross). */
-export function segmentDist2(ax: f64, ay: f64, bx: f64, by: f64, cx: f64, cy: f64, dx: f64, dy: f64): f64 {
-  if (segmentsIntersect(ax, ay, bx, by, cx, cy, dx, dy)) return 0;
-  let m = pointSegmentDist2(ax, ay, cx, cy, dx, dy);
-  let v = pointSegmentDist2(bx, by, cx, cy, dx, dy);
-  if (v < m) m = v;
-  v = pointSegmentDist2(cx, cy, ax, ay, bx, by);
-  if (v < m) m = v;
-  v = pointSegmentDist2(dx, dy, ax, ay, bx, by);
-  if (v < m) m = v;
-  return m;
+/**
+ * True when the two segments come closer than `gap` (`gap2` its square). Segments that do not
+ * cross are closest at an endpoint, and an endpoint can come that close only inside the other
+ * segment's box grown by the gap, so most point-segment distances are never computed.
+ */
+@inline
+export function segmentsWithin(ax: f64, ay: f64, bx: f64, by: f64, cx: f64, cy: f64, dx: f64, dy: f64, gap: f64, gap2: f64): bool {
+  if (segmentsIntersect(ax, ay, bx, by, cx, cy, dx, dy)) return true;
+  const cdLoX = Math.min(cx, dx) - gap, cdHiX = Math.max(cx, dx) + gap;
+  const cdLoY = Math.min(cy, dy) - gap, cdHiY = Math.max(cy, dy) + gap;
+  if (ax >= cdLoX && ax <= cdHiX && ay >= cdLoY && ay <= cdHiY && pointSegmentDist2(ax, ay, cx, cy, dx, dy) < gap2) return true;
+  if (bx >= cdLoX && bx <= cdHiX && by >= cdLoY && by <= cdHiY && pointSegmentDist2(bx, by, cx, cy, dx, dy) < gap2) return true;
+  const abLoX = Math.min(ax, bx) - gap, abHiX = Math.max(ax, bx) + gap;
+  const abLoY = Math.min(ay, by) - gap, abHiY = Math.max(ay, by) + gap;
+  if (cx >= abLoX && cx <= abHiX && cy >= abLoY && cy <= abHiY && pointSegmentDist2(cx, cy, ax, ay, bx, by) < gap2) return true;
+  return dx >= abLoX && dx <= abHiX && dy >= abLoY && dy <= abHiY && pointSegmentDist2(dx, dy, ax, ay, bx, by) < gap2;
 }
 
 /**
