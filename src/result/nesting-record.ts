@@ -8,10 +8,10 @@
 // across the sheet frees: beyond the parts along x (sheets only: a roll piece ends there),
 // then above them over the length they use, each clear of the parts by the part clearance
 // and at least minOffcut on both sides.
-import type { MappedNesting } from '../engine/nesting-problem.js';
+import { usableRegion, type MappedNesting } from '../engine/nesting-problem.js';
 import { placePoint, type NestingSolution } from '../engine/nesting.js';
 import { signedArea, type Pt } from '../engine/nesting-shapes.js';
-import type { CalcRequest, CalcStock } from '../schema/request.js';
+import type { CalcRequest } from '../schema/request.js';
 import type { ResultOffcut, ResultPart, ResultRecord, ResultStock } from '../schema/result.js';
 import { listParts, partsMetadata, type Placement } from './parts.js';
 import { areaAndCutMetadata, round } from './totals.js';
@@ -28,15 +28,15 @@ export interface NestingBuildOptions {
   minOffcut: number;
 }
 
-interface Box { x0: number; y0: number; x1: number; y1: number }
+type Box = ReturnType<typeof usableRegion>;
 
 /**
- * Remnants of one sheet whose parts reach x <= reachX, y <= reachY: the usable part of the
- * sheet of length `l` beyond the parts (not on a roll, which is cut where the parts end), then
- * the band above them; each `gap` clear of the parts, kept when both sides reach `min`.
+ * Remnants of a sheet's usable region whose parts reach x <= reachX, y <= reachY: the region
+ * beyond the parts (not on a roll, which is cut where the parts end), then the band above
+ * them; each `gap` clear of the parts, kept when both sides reach `min`.
  */
-function remnants(s: CalcStock, l: number, reachX: number, reachY: number, gap: number, roll: boolean, min: number): Box[] {
-  const x0 = s.trim.w1, y0 = s.trim.l1, x1 = l - s.trim.w2, y1 = s.w - s.trim.l2;
+function remnants(region: Box, reachX: number, reachY: number, gap: number, roll: boolean, min: number): Box[] {
+  const { x0, y0, x1, y1 } = region;
   const out: Box[] = [];
   const across = Math.min(x1, reachX + gap);
   const right = { x0: across, y0, x1, y1 };
@@ -153,7 +153,9 @@ export function buildNestingRecord(request: CalcRequest, mapped: MappedNesting, 
           bandingLength: 0, finishArea: 0, rollLength: roll ? round(l) : 0,
         },
       });
-      if (st.parts > 0) remnants(s, l, st.reachX, st.reachY, mapped.problem.gap, roll, minOffcut).forEach((r, k) => {
+      // A roll piece's region ends at its used length.
+      const region = { ...usableRegion(s), x1: l - s.trim.w2 };
+      if (st.parts > 0) remnants(region, st.reachX, st.reachY, mapped.problem.gap, roll, minOffcut).forEach((r, k) => {
         offcuts.push({
           id: `${sheetIds[i]}.${k}`, l: round(r.x1 - r.x0), w: round(r.y1 - r.y0), t: s.t ?? null,
           x: round(r.x0), y: round(r.y0), q: n, material: s.material, grain: s.grain, stock: { id: sheetIds[i] },

@@ -245,7 +245,9 @@ export function validateNestingRecord(request: any, record: any, tol = 1e-6): st
     if (o.q !== stackOf.get(o.stock.id)) problems.push(`offcut ${o.id}: q ${o.q}, the sheet is a stack of ${stackOf.get(o.stock.id)}`);
     if (o.l < minOffcut || o.w < minOffcut) problems.push(`offcut ${o.id}: ${o.l} x ${o.w} is under minOffcut ${minOffcut}`);
     const rect = { id: `offcut ${o.id}`, sheet: o.stock.id, rings: [[{ x: o.x, y: o.y }, { x: o.x + o.l, y: o.y }, { x: o.x + o.l, y: o.y + o.w }, { x: o.x, y: o.y + o.w }]] };
-    problems.push(...checkPlacements([...shapes.filter((p) => p.sheet === o.stock.id), rect], regions, gap, 0, Math.max(tol, scale * 1e-7)).filter((m) => m.includes('offcut')));
+    const t = Math.max(tol, scale * 1e-7);
+    problems.push(...checkPlacements([rect], regions, gap, 0, t));
+    for (const p of shapes) if (p.sheet === o.stock.id) problems.push(...pairProblems(p, rect, gap, t));
   }
   if (record.metadata && record.offcuts) {
     const count = record.offcuts.reduce((n: number, o: any) => n + o.q, 0);
