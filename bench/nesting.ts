@@ -1,4 +1,5 @@
-// bench/nesting: the nesting engine (facade solveNesting, no service) on the 13 classic
+// bench/nesting: the nesting engine as a roll job runs it (solveNestingRuns: ROLL_RUNS searches
+// side by side on worker threads, the best kept; no HTTP service) on the 13 classic
 // ESICUP strip-packing instances in jagua-rs JSON, read at run time from /work/shared. Each
 // instance is one roll as high as the strip, open along x; the engine minimises the length.
 // Every layout is checked by the independent validator (test/support/validate-nesting.ts).
@@ -19,7 +20,8 @@
 //                            prints sheets used and utilisation before/after, both validated.
 import { readFileSync, readdirSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadNestingModule, placePoint, solveNesting, type NestingProblem } from '../src/engine/nesting.js';
+import { placePoint, type NestingProblem } from '../src/engine/nesting.js';
+import { ROLL_RUNS, solveNestingRuns } from '../src/engine/nesting-runs.js';
 import { checkPlacements, materialArea, type PlacedShape, type Pt } from '../test/support/validate-nesting.js';
 
 const DIR = process.env.BENCH_NESTING_DIR ?? '/work/shared/bench/instances/irregular-strip-esicup';
@@ -65,7 +67,7 @@ function drawStrip(placed: PlacedShape[], length: number, height: number): strin
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${(length * scale).toFixed(0)}" height="${(height * scale).toFixed(0)}"><rect width="100%" height="100%" fill="#fff" stroke="#000"/>${shapes.join('')}</svg>\n`;
 }
 
-function run(file: string, sparrow: Map<string, number>): string {
+async function run(file: string, sparrow: Map<string, number>): Promise<string> {
   const inst = JSON.parse(readFileSync(file, 'utf8')) as JaguaInstance;
   const name = file.split('/').pop()!.replace(/\.json$/, '');
   const H = inst.strip_height;
@@ -86,7 +88,7 @@ function run(file: string, sparrow: Map<string, number>): string {
     budgetMs: SECONDS * 1000,
     effort: 0,
   };
-  const solution = solveNesting(problem, loadNestingModule());
+  const solution = await solveNestingRuns(problem);
   const placed: PlacedShape[] = [];
   let area = 0;
   const copies = new Map<number, number>();
@@ -112,13 +114,13 @@ const SHEET_RATIO = Number(process.env.BENCH_NESTING_SHEET_RATIO ?? 0.5);
 const EFFORT = Number(process.env.BENCH_NESTING_EFFORT ?? 500);
 
 /** One sheet-mode solve: sheets used, part area, whether every part is placed and the layout valid. */
-function solveSheets(inst: JaguaInstance, L: number, H: number, sheetCompaction: boolean) {
+async function solveSheets(inst: JaguaInstance, L: number, H: number, sheetCompaction: boolean) {
   const problem: NestingProblem = {
     stock: [{ x0: 0, y0: 0, x1: L, y1: H, q: -1, area: L * H }],
     types: inst.items.map((it) => ({ q: it.demand, angles: it.allowed_orientations ?? [0], mirror: false, stock: [0], rings: [ring(it.shape.data).flatMap((p) => [p.x, p.y])] })),
     gap: 0, edge: 0, roll: false, seed: 1, budgetMs: SECONDS * 1000, effort: EFFORT, sheetCompaction,
   };
-  const solution = solveNesting(problem, loadNestingModule());
+  const solution = await solveNestingRuns(problem);
   const placed: PlacedShape[] = [];
   let area = 0;
   solution.items.forEach((item, i) => {
@@ -133,7 +135,7 @@ function solveSheets(inst: JaguaInstance, L: number, H: number, sheetCompaction:
   return { sheets: solution.sheets.length, util: (100 * area) / (solution.sheets.length * L * H), valid: all && problems.length === 0, left: solution.items.length - placed.length, emptied: solution.compaction.improved, ms: solution.stats.elapsedMs };
 }
 
-function runSheets(file: string): string {
+async function runSheets(file: string): Promise<string> {
   const inst = JSON.parse(readFileSync(file, 'utf8')) as JaguaInstance;
   const name = file.split('/').pop()!.replace(/\.json$/, '');
   const H = inst.strip_height;
@@ -143,8 +145,8 @@ function runSheets(file: string): string {
     return Math.max(...xs) - Math.min(...xs);
   }));
   const L = Math.max(H * SHEET_RATIO, Math.ceil(longest * 1.001));
-  const before = solveSheets(inst, L, H, false);
-  const after = solveSheets(inst, L, H, true);
+  const before = await solveSheets(inst, L, H, false);
+  const after = await solveSheets(inst, L, H, true);
   const n = inst.items.reduce((s, it) => s + it.demand, 0);
   const ok = (r: { valid: boolean; left: number }) => (r.valid ? 'yes' : r.left > 0 ? `${r.left} left out` : 'NO');
   return `| ${name} | ${n} | ${L} x ${H} | ${before.sheets} | ${before.util.toFixed(2)} | ${after.sheets} | ${after.util.toFixed(2)} | ${after.emptied} | ${(before.ms / 1000).toFixed(1)} / ${(after.ms / 1000).toFixed(1)} | ${ok(before)} / ${ok(after)} |`;
@@ -156,10 +158,10 @@ if (process.env.BENCH_NESTING_SHEETS === '1') {
   console.log(`nesting on sheets: ${files.length} ESICUP instances' parts on sheets ${SHEET_RATIO} x strip height long, effort ${EFFORT}, at most ${SECONDS} s per solve, seed 1\n`);
   console.log('| instance | parts | sheet | sheets before | utilisation before % | sheets after | utilisation after % | sheets freed | seconds before / after | valid before / after |');
   console.log('|---|---|---|---|---|---|---|---|---|---|');
-  for (const f of files) console.log(runSheets(join(DIR, f)));
+  for (const f of files) console.log(await runSheets(join(DIR, f)));
 } else {
-  console.log(`nesting: ${files.length} ESICUP strip instances, ${SECONDS} s each (sparrow: mean density of its 1200 s runs)\n`);
+  console.log(`nesting: ${files.length} ESICUP strip instances, ${SECONDS} s each, ${ROLL_RUNS} runs side by side, seed ${SEED} (sparrow: mean density of its 1200 s runs)\n`);
   console.log('| instance | parts | length | density % | sparrow 1200 s mean % | diff (points) | evaluations | compactions | valid |');
   console.log('|---|---|---|---|---|---|---|---|---|');
-  for (const f of files) console.log(run(join(DIR, f), sparrow));
+  for (const f of files) console.log(await run(join(DIR, f), sparrow));
 }

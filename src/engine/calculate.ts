@@ -6,7 +6,7 @@ import { buildRecord } from '../result/record.js';
 import { loadEngineModule, solveGuillotine } from './guillotine.js';
 import { toGuillotineProblem } from './problem.js';
 import { linearBars } from './linear.js';
-import { nestParts } from './nesting.js';
+import { nestParts } from './nesting-runs.js';
 
 export interface CalculateOptions {
   jobId: number;
@@ -17,7 +17,7 @@ export interface CalculateOptions {
 /** A calculation that cannot produce a layout; the job fails with this message. */
 export class CalculationRefused extends Error {}
 
-type Solver = (request: CalcRequest, options: CalculateOptions) => ResultRecord;
+type Solver = (request: CalcRequest, options: CalculateOptions) => ResultRecord | Promise<ResultRecord>;
 
 function guillotineSheets(request: CalcRequest, options: CalculateOptions): ResultRecord {
   const mapped = toGuillotineProblem(request, options.budgetMs);
@@ -38,7 +38,7 @@ const SOLVERS: Record<string, Solver> = {
   'roll/nesting': nestParts,
 };
 
-export function calculate(request: CalcRequest, options: CalculateOptions): ResultRecord {
+export async function calculate(request: CalcRequest, options: CalculateOptions): Promise<ResultRecord> {
   const key = `${request.saw.stockType}/${request.saw.stockType === 'linear' ? '-' : request.saw.cutType}`;
   const solver = SOLVERS[key];
   if (!solver) {

@@ -2,10 +2,6 @@
 // It flattens a NestingProblem into one Float64Array, runs it in a fresh WebAssembly instance
 // and reads the placements back. The geometry and the search live in the engine.
 
-import type { CalcRequest } from '../schema/request.js';
-import type { ResultRecord } from '../schema/result.js';
-import { buildNestingRecord } from '../result/nesting-record.js';
-import { toNestingProblem } from './nesting-problem.js';
 import { loadWasm, runFlat } from './wasm.js';
 
 // ---- flat layout; mirrors engine-as/nesting/instance.ts and output/encode.ts (change together) ----
@@ -73,7 +69,8 @@ export interface NestingSolution {
   sheets: { stock: number; usedLength: number }[];
   /** Type by type, copies in order. */
   items: NestedItem[];
-  stats: { iterations: number; elapsedMs: number; timeToBestMs: number; stoppedByDeadline: boolean };
+  /** iterations: over every run of the job; runs: searches run side by side (nesting-runs.ts), 1 when absent. */
+  stats: { iterations: number; elapsedMs: number; timeToBestMs: number; stoppedByDeadline: boolean; runs?: number };
   /** Compaction: on one roll, shorter layouts found and attempts; on sheets, sheets freed. */
   compaction: { improved: number; attempts: number };
 }
@@ -142,11 +139,4 @@ export function solveNesting(problem: NestingProblem, module: WebAssembly.Module
 export function placePoint(item: NestedItem, x: number, y: number): { x: number; y: number } {
   const xm = item.mirror ? -x : x;
   return { x: item.cos * xm - item.sin * y + item.dx, y: item.sin * xm + item.cos * y + item.dy };
-}
-
-/** The 'sheet/nesting' and 'roll/nesting' solver of the calculation dispatcher: request -> problem -> engine -> record. */
-export function nestParts(request: CalcRequest, options: { jobId: number; budgetMs: number; minOffcut: number }): ResultRecord {
-  const mapped = toNestingProblem(request, options.budgetMs);
-  const solution = solveNesting(mapped.problem, loadNestingModule());
-  return buildNestingRecord(request, mapped, solution, options);
 }

@@ -6,13 +6,17 @@ import type { CalcRequest } from '../schema/request.js';
 import { injectFault } from './faults.js';
 import type { AnalysisOutcome, AnalysisTask, CalculateTask, TaskOutcome } from './task.js';
 
-export default function run(task: CalculateTask | AnalysisTask): TaskOutcome | Promise<AnalysisOutcome> {
+export default function run(task: CalculateTask | AnalysisTask): Promise<TaskOutcome | AnalysisOutcome> {
   if (task.kind === 'analysis') return runAnalysis(task);
+  return runCalculation(task);
+}
+
+async function runCalculation(task: CalculateTask): Promise<TaskOutcome> {
   const started = performance.now();
   const request = JSON.parse(task.request) as CalcRequest;
   injectFault(request.parts[0]?.name, task.attempt);
   try {
-    const record = calculate(request, { jobId: task.jobId, budgetMs: task.budgetMs, minOffcut: task.minOffcut });
+    const record = await calculate(request, { jobId: task.jobId, budgetMs: task.budgetMs, minOffcut: task.minOffcut });
     return { ok: true, result: JSON.stringify(record), computeMs: performance.now() - started };
   } catch (error) {
     if (error instanceof CalculationRefused) return { ok: false, message: error.message, computeMs: performance.now() - started };

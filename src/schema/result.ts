@@ -145,6 +145,11 @@ export const resultMetadata = z.object({
       .object({ sheets: z.number(), stockArea: z.number(), placedArea: z.number() })
       .optional()
       .describe('kerf addition (sheet and roll stock): the greedy start, the first complete layout before the search: its sheets (roll pieces), their stock area (roll: length used x width) and the part area placed. The result never places less part area, and at equal part area never uses more stock area.'),
+    runs: z
+      .number()
+      .int()
+      .optional()
+      .describe('kerf addition (nesting): searches run side by side with seeds of their own, the best layout kept (2 on roll stock: the request seed and a second one derived from it; 1 on sheets); iterations add up over all of them.'),
   }),
 });
 

@@ -8,6 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, solveChecked } from '../support/client.js';
 import { DEV_KEY, ROOT, startServer, type KerfServer } from '../support/server.js';
 import { validateNestingRecord } from '../support/validate-nesting.js';
+import { calculationRequest, normalizeRequest } from '../../src/schema/request.js';
+import { toNestingProblem } from '../../src/engine/nesting-problem.js';
+import { loadNestingModule, solveNesting } from '../../src/engine/nesting.js';
+import { runSeed } from '../../src/engine/nesting-runs.js';
 
 const shapes = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures/nesting/shapes.json'), 'utf8'));
 
@@ -202,6 +206,29 @@ describe('nesting on rolls', () => {
     expect(roll.analysis.rollLength).toBe(roll.l);
     // The roll piece ends where the parts do: an offcut can only be the band above them.
     for (const o of result.offcuts) expect(o.x).toBe(10);
+  });
+});
+
+describe('nesting on rolls: two searches side by side', () => {
+  it('keeps the shorter layout of the request seed and a second seed, the same on every call', async () => {
+    const request = {
+      saw: { cutType: 'nesting', stockType: 'roll', bladeWidth: 3, options: { seed: 2 } },
+      stock: [{ l: 10000, w: 600 }],
+      parts: [{ l: 300, w: 200, q: 6, outline: shapes.lShape }, { l: 240, w: 160, q: 6, outline: shapes.triangle }],
+    };
+    // The two searches, one after the other, straight on the engine with the job's effort limit.
+    const parsed = normalizeRequest(calculationRequest.parse(request));
+    if (!('request' in parsed)) throw new Error('request refused');
+    const { problem } = toNestingProblem(parsed.request, 30_000);
+    const lengths = [0, 1].map((k) => solveNesting({ ...problem, seed: runSeed(2, k) }, loadNestingModule()).sheets[0]!.usedLength);
+    // Seed 2 is one where the second search does better, so keeping it shows.
+    expect(lengths[1]).toBeLessThan(lengths[0]! - 1);
+    const [a, b] = await Promise.all([solve(request), solve(request)]);
+    const roll = a.stock.find((s: any) => s.used);
+    expect(roll.l).toBeCloseTo(lengths[1]!, 6);
+    expect(a.metadata.engine.runs).toBe(2);
+    const layout = (r: any) => r.parts.map((p: any) => [p.id, p.x, p.y, p.rotation]);
+    expect(layout(b)).toEqual(layout(a));
   });
 });
 
