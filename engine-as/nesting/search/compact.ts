@@ -24,9 +24,9 @@ const FAILS_PER_LENGTH = 6;
 /** Spread of the pool pick (a half-normal over the pool, best first). */
 const POOL_SPREAD: f64 = 0.25;
 const EXPLORE_STRIKES = 3;
-const EXPLORE_SWEEPS = 200;
+const EXPLORE_IDLE_ROUNDS = 200;
 const COMPRESS_STRIKES = 5;
-const COMPRESS_SWEEPS = 25;
+const COMPRESS_IDLE_ROUNDS = 25;
 const COMPRESS_RATIO_FROM: f64 = 0.005;
 const COMPRESS_RATIO_TO: f64 = 0.0001;
 /** Parts whose areas add up to this share of the total, largest first, count as large (disruption). */
@@ -113,7 +113,7 @@ export class Compactor {
       poolLoss.length = 0;
       let fails = 0;
       while (true) {
-        if (sep.separate(EXPLORE_STRIKES, EXPLORE_SWEEPS)) {
+        if (sep.separate(EXPLORE_STRIKES, EXPLORE_IDLE_ROUNDS)) {
           bestLength = this.settleLeft();
           best.copyFrom(parts);
           this.improved++;
@@ -155,7 +155,7 @@ export class Compactor {
       this.setWidth(bestLength);
       this.shrink(this.x0 + (bestLength - this.x0) * (1.0 - ratio), this.x0 + this.rng.float() * (bestLength - this.x0));
       this.attempts++;
-      if (sep.separate(COMPRESS_STRIKES, COMPRESS_SWEEPS)) {
+      if (sep.separate(COMPRESS_STRIKES, COMPRESS_IDLE_ROUNDS)) {
         bestLength = this.settleLeft();
         best.copyFrom(parts);
         this.improved++;
@@ -175,7 +175,7 @@ export class Compactor {
     this.sep.tracker.resetWeights();
     this.sep.tracker.rebuild(this.parts);
     this.attempts++;
-    if (!this.sep.separate(COMPRESS_STRIKES, COMPRESS_SWEEPS)) return false;
+    if (!this.sep.separate(COMPRESS_STRIKES, COMPRESS_IDLE_ROUNDS)) return false;
     this.writeBack();
     return true;
   }

@@ -56,6 +56,27 @@ export class OverlapTracker {
     this.weight = weight;
   }
 
+  /** Takes over another tracker's state (same parts), weights included. */
+  copyFrom(o: OverlapTracker): void {
+    this.overlap.set(o.overlap);
+    this.weight.set(o.weight);
+    this.hits.set(o.hits);
+    this.pairs = o.pairs;
+    this.total = o.total;
+  }
+
+  /** Sum over colliding pairs of overlap times weight: what a sweep minimises. */
+  weightedTotal(): f64 {
+    const n = this.n;
+    const ov = this.overlap;
+    const w = this.weight;
+    let t: f64 = 0;
+    for (let p = 0; p < n; p++) {
+      for (let q = p + 1; q < n; q++) t += unchecked(ov[p * n + q]) * unchecked(w[p * n + q]);
+    }
+    return t;
+  }
+
   resetWeights(): void {
     this.weight.fill(1.0);
   }
