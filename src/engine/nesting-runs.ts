@@ -39,7 +39,7 @@ function cost(problem: NestingProblem, s: NestingSolution): [number, number] {
 }
 
 /** The best of the runs that answered (earlier runs win ties); iterations add up over all runs. */
-export function bestRun(problem: NestingProblem, runs: NestingSolution[]): NestingSolution {
+function bestRun(problem: NestingProblem, runs: NestingSolution[]): NestingSolution {
   let best = runs[0]!;
   let bestCost = cost(problem, best);
   for (const s of runs.slice(1)) {
