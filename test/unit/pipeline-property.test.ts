@@ -49,19 +49,19 @@ const requestArb = fc.record({
   ),
 });
 
-function calculate(raw: unknown) {
+async function calculate(raw: unknown) {
   const normalized = normalizeRequest(calculationRequest.parse(raw));
   if ('issues' in normalized) throw new Error(JSON.stringify(normalized.issues));
-  const outcome = run({ kind: 'calculate', jobId: 1, attempt: 1, request: JSON.stringify(normalized.request), budgetMs: 150, minOffcut: 50 });
+  const outcome = await run({ kind: 'calculate', jobId: 1, attempt: 1, request: JSON.stringify(normalized.request), budgetMs: 150, minOffcut: 50 });
   if (!outcome.ok) throw new Error(outcome.message);
   return JSON.parse(outcome.result);
 }
 
 describe('calculation pipeline on random requests', () => {
-  it('always returns a valid layout with every part placed or explained', () => {
-    fc.assert(
-      fc.property(requestArb, (request) => {
-        const result = calculate(request);
+  it('always returns a valid layout with every part placed or explained', async () => {
+    await fc.assert(
+      fc.asyncProperty(requestArb, async (request) => {
+        const result = await calculate(request);
         expect(validateLayout(request, result)).toEqual([]);
         const requested = request.parts.reduce((n, p) => n + p.q, 0);
         const unplaced = result.unusableParts.reduce((n: number, u: { q: number }) => n + u.q, 0);
@@ -73,10 +73,10 @@ describe('calculation pipeline on random requests', () => {
     );
   });
 
-  it('never ends worse than its greedy start', () => {
-    fc.assert(
-      fc.property(requestArb, (request) => {
-        const { metadata } = calculate(request);
+  it('never ends worse than its greedy start', async () => {
+    await fc.assert(
+      fc.asyncProperty(requestArb, async (request) => {
+        const { metadata } = await calculate(request);
         const greedy = metadata.engine.greedy;
         expect(greedy).toBeDefined();
         // Lexicographic: no less part area placed; at equal part area, no more stock area.
@@ -88,11 +88,11 @@ describe('calculation pipeline on random requests', () => {
     );
   });
 
-  it('is deterministic for the same request and seed', () => {
-    fc.assert(
-      fc.property(requestArb, (request) => {
-        const a = calculate(request);
-        const b = calculate(request);
+  it('is deterministic for the same request and seed', async () => {
+    await fc.assert(
+      fc.asyncProperty(requestArb, async (request) => {
+        const a = await calculate(request);
+        const b = await calculate(request);
         delete a.metadata.engine;
         delete b.metadata.engine;
         expect(b).toEqual(a);
