@@ -53,11 +53,12 @@ function bestRun(problem: NestingProblem, runs: NestingSolution[]): NestingSolut
   return { ...best, stats: { ...best.stats, iterations, runs: runs.length } };
 }
 
-/** One run on a worker thread, with the same deadline as the caller's own; null when it fails. */
-function runInWorker(problem: NestingProblem, deadline: number): Promise<NestingSolution | null> {
-  return new Promise((resolve) => {
-    const worker = new Worker(new URL('./nesting-worker.js', import.meta.url), { workerData: { problem, deadline } });
-    const timer = setTimeout(() => void worker.terminate(), Math.max(0, deadline - clock()) + LATE_MS);
+/** One run on a worker thread, with the same deadline as the caller's own; its answer is null when it fails. */
+function runInWorker(problem: NestingProblem, deadline: number): { answer: Promise<NestingSolution | null>; stop: () => void } {
+  const worker = new Worker(new URL('./nesting-worker.js', import.meta.url), { workerData: { problem, deadline } });
+  const stop = () => void worker.terminate();
+  const answer = new Promise<NestingSolution | null>((resolve) => {
+    const timer = setTimeout(stop, Math.max(0, deadline - clock()) + LATE_MS);
     const done = (s: NestingSolution | null) => {
       clearTimeout(timer);
       resolve(s);
@@ -66,16 +67,24 @@ function runInWorker(problem: NestingProblem, deadline: number): Promise<Nesting
     worker.once('error', () => done(null));
     worker.once('exit', () => done(null));
   });
+  return { answer, stop };
 }
 
 /** Solves a nesting problem: one run for sheets, ROLL_RUNS side by side for a roll. */
 export async function solveNestingRuns(problem: NestingProblem): Promise<NestingSolution> {
   const runs = problem.roll ? ROLL_RUNS : 1;
   const deadline = clock() + problem.budgetMs;
-  const others: Promise<NestingSolution | null>[] = [];
+  const others: ReturnType<typeof runInWorker>[] = [];
   for (let k = 1; k < runs; k++) others.push(runInWorker({ ...problem, seed: runSeed(problem.seed, k) }, deadline));
-  const own = solveNesting(problem, loadNestingModule());
-  const answered = (await Promise.all(others)).filter((s): s is NestingSolution => s !== null);
+  let own: NestingSolution;
+  try {
+    own = solveNesting(problem, loadNestingModule());
+  } catch (error) {
+    // The job fails: its other runs would only use cores until their deadline.
+    for (const o of others) o.stop();
+    throw error;
+  }
+  const answered = (await Promise.all(others.map((o) => o.answer))).filter((s): s is NestingSolution => s !== null);
   return bestRun(problem, [own, ...answered]);
 }
 

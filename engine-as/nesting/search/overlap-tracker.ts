@@ -56,10 +56,9 @@ export class OverlapTracker {
     this.weight = weight;
   }
 
-  /** Takes over another tracker's state (same parts), weights included. */
-  copyFrom(o: OverlapTracker): void {
+  /** Takes over another tracker's overlaps (same parts); the weights stay: a sweep does not change them. */
+  copyOverlapsFrom(o: OverlapTracker): void {
     this.overlap.set(o.overlap);
-    this.weight.set(o.weight);
     this.hits.set(o.hits);
     this.pairs = o.pairs;
     this.total = o.total;

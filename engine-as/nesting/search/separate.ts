@@ -29,7 +29,7 @@ export class Separator {
   maxSweeps: i64;
   sweeps: i64 = 0;
   private least: Parts;
-  /** A round's starting state, and its best sweep so far. */
+  /** A round's starting state, and its best sweep so far (overlaps only: weights change between rounds). */
   private roundStart: Parts;
   private roundBest: Parts;
   private roundStartTracker: OverlapTracker;
@@ -111,13 +111,13 @@ export class Separator {
     const parts = this.parts;
     const tracker = this.tracker;
     this.roundStart.copyFrom(parts);
-    this.roundStartTracker.copyFrom(tracker);
+    this.roundStartTracker.copyOverlapsFrom(tracker);
     let best: f64 = Infinity;
     let lastIsBest = false;
     for (let k = 0; k < SWEEPS_PER_ROUND; k++) {
       if (k > 0) {
         parts.copyFrom(this.roundStart);
-        tracker.copyFrom(this.roundStartTracker);
+        tracker.copyOverlapsFrom(this.roundStartTracker);
       }
       this.sweeps++;
       this.sweep();
@@ -127,12 +127,12 @@ export class Separator {
       if (lastIsBest) {
         best = w;
         this.roundBest.copyFrom(parts);
-        this.roundBestTracker.copyFrom(tracker);
+        this.roundBestTracker.copyOverlapsFrom(tracker);
       }
     }
     if (!lastIsBest) {
       parts.copyFrom(this.roundBest);
-      tracker.copyFrom(this.roundBestTracker);
+      tracker.copyOverlapsFrom(this.roundBestTracker);
     }
     return false;
   }
