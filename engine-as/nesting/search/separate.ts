@@ -2,8 +2,7 @@
 // state (every colliding part to the best pose its sample search finds, in a random order
 // each time) and keeps the sweep that leaves the least weighted overlap, then the weights of
 // the pairs still colliding grow. Sparrow runs such sweeps on parallel workers; one after the
-// other they still pay: the pick gets parts out of whole-length walls (jakobs2's 24.0) that a
-// single sweep per round rarely leaves. A run of rounds without a clear fall of the total
+// other they still pay (README, Nesting). A run of rounds without a clear fall of the total
 // overlap ends a strike and goes back to the least-overlapping state seen (weights kept);
 // strikes in a row without progress end the attempt. Feasible means the exact test clears
 // every pair.
@@ -126,8 +125,11 @@ export class Separator {
       lastIsBest = w < best;
       if (lastIsBest) {
         best = w;
-        this.roundBest.copyFrom(parts);
-        this.roundBestTracker.copyOverlapsFrom(tracker);
+        // The last sweep stays in place when it is the best: no copy needed.
+        if (k < SWEEPS_PER_ROUND - 1) {
+          this.roundBest.copyFrom(parts);
+          this.roundBestTracker.copyOverlapsFrom(tracker);
+        }
       }
     }
     if (!lastIsBest) {
