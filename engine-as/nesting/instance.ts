@@ -32,7 +32,7 @@ export class PartType {
 export class Instance {
   stock: Array<Stock> = new Array<Stock>();
   types: Array<PartType> = new Array<PartType>();
-  /** Clearance between parts and from the usable region's edge, each with a hair of margin added. */
+  /** Clearance between parts, and from the usable region's edge, as the collision test applies them: the part clearance with a hair added, the edge one a few hairs less. */
   gap: f64 = 0;
   edge: f64 = 0;
   seed: f64 = 1;
@@ -72,8 +72,11 @@ export function decode(a: Float64Array): Instance | null {
     inst.stock.push(st);
   }
   inst.scale = scale > 0 ? scale : 1;
-  // A relative hair of margin keeps placed parts strictly apart despite rounding; the edge
-  // may be overshot by a few hairs so that parts fitting exactly still fit.
+  // The collision test wants a hair more than the clearance (so that parts whose edges merely
+  // run along each other's still collide when they overlap), and the collision rings sit two
+  // hairs inside the true outlines, so that parts laid exactly the clearance apart, or in a
+  // slot of exactly their width, do not collide through rounding (collision/shape.ts). The edge
+  // may likewise be overshot by a few hairs.
   const hair = inst.scale * 1e-9;
   inst.hair = hair;
   inst.gap = a[3] + hair;
@@ -112,7 +115,7 @@ export function decode(a: Float64Array): Instance | null {
     const sides: i32 = mirror ? 2 : 1;
     for (let m = 0; m < sides; m++) {
       for (let k = 0; k < nAngles; k++) {
-        const shape = new Shape(raw, ringStart, angles[k], m == 1);
+        const shape = new Shape(raw, ringStart, angles[k], m == 1, hair);
         type.shapes.push(shape);
         type.area = shape.area;
         type.minSide = Math.min(type.minSide, Math.min(shape.w, shape.h));

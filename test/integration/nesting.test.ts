@@ -209,10 +209,35 @@ describe('nesting on rolls', () => {
   });
 });
 
+describe('nesting on rolls: exact fits', () => {
+  it('puts a part into a slot exactly its width plus the clearance, with and without a blade', async () => {
+    for (const blade of [0, 2]) {
+      // A 100 x 100 part with a slot 60 deep from its right side, 40 + 2 blades high; the
+      // roll is 100 wide, so the roll is 100 long only when the 58 x 40 block sits in the slot.
+      const lo = 30 - blade;
+      const hi = 70 + blade;
+      const slotted = [[0, 0], [100, 0], [100, lo], [40, lo], [40, hi], [100, hi], [100, 100], [0, 100]].map(([x, y]) => ({ x, y }));
+      const result = await solve({
+        saw: { cutType: 'nesting', stockType: 'roll', bladeWidth: blade, options: { seed: 1 } },
+        stock: [{ l: 1000, w: 100 }],
+        parts: [
+          { l: 100, w: 100, name: 'slotted', outline: slotted },
+          { l: 58, w: 40, name: 'block' },
+        ],
+      });
+      expect(placed(result)).toHaveLength(2);
+      const roll = result.stock.find((s: any) => s.used);
+      expect(roll.l).toBeLessThan(100 + 1e-6);
+      const block = result.parts.find((p: any) => p.name === 'block');
+      expect([0, 180]).toContain(block.rotation);
+    }
+  });
+});
+
 describe('nesting on rolls: two searches side by side', () => {
   it('keeps the shorter layout of the request seed and a second seed, the same on every call', async () => {
     const request = {
-      saw: { cutType: 'nesting', stockType: 'roll', bladeWidth: 3, options: { seed: 2 } },
+      saw: { cutType: 'nesting', stockType: 'roll', bladeWidth: 3, options: { seed: 3 } },
       stock: [{ l: 10000, w: 600 }],
       parts: [{ l: 300, w: 200, q: 6, outline: shapes.lShape }, { l: 240, w: 160, q: 6, outline: shapes.triangle }],
     };
@@ -220,8 +245,8 @@ describe('nesting on rolls: two searches side by side', () => {
     const parsed = normalizeRequest(calculationRequest.parse(request));
     if (!('request' in parsed)) throw new Error('request refused');
     const { problem } = toNestingProblem(parsed.request, 30_000);
-    const lengths = [0, 1].map((k) => solveNesting({ ...problem, seed: runSeed(2, k) }, loadNestingModule()).sheets[0]!.usedLength);
-    // Seed 2 is one where the second search does better, so keeping it shows.
+    const lengths = [0, 1].map((k) => solveNesting({ ...problem, seed: runSeed(3, k) }, loadNestingModule()).sheets[0]!.usedLength);
+    // Seed 3 is one where the second search does better, so keeping it shows.
     expect(lengths[1]).toBeLessThan(lengths[0]! - 1);
     const [a, b] = await Promise.all([solve(request), solve(request)]);
     const roll = a.stock.find((s: any) => s.used);

@@ -5,7 +5,84 @@ import { cosSinDeg, ringArea } from "../geometry/polygon";
 import { PoleLanes, poles } from "./poles";
 
 export const EDGE_STRIDE = 8;
+export const CONTACT_STRIDE = 6;
+/** Most an inset corner moves, in multiples of the inset (sharp corners would move far). */
+const MITER_CAP: f64 = 10;
 const EMPTY_LANES = new PoleLanes(new Float64Array(0));
+
+/**
+ * Each edge's unit normal pointing out of the material (into a hole for a hole's edges), in
+ * Shape.edges order: nx, ny per edge. The winding of each ring decides which side that is.
+ */
+function outwardNormals(pts: Float64Array, ringStart: Int32Array): Float64Array {
+  const out = new Float64Array(pts.length);
+  let k = 0;
+  for (let r = 0; r < ringStart.length - 1; r++) {
+    const a = ringStart[r];
+    const b = ringStart[r + 1];
+    // Right of the direction of travel is outside a counter-clockwise outline; holes the other way.
+    const ccw = ringArea(pts, a, b) > 0;
+    const flip: f64 = ccw == (r == 0) ? 1.0 : -1.0;
+    let j = b - 1;
+    for (let i = a; i < b; i++) {
+      const dx = pts[i << 1] - pts[j << 1];
+      const dy = pts[(i << 1) + 1] - pts[(j << 1) + 1];
+      const len = Math.sqrt(dx * dx + dy * dy);
+      out[k] = len > 0 ? (flip * dy) / len : 0;
+      out[k + 1] = len > 0 ? (-flip * dx) / len : 0;
+      k += 2;
+      j = i;
+    }
+  }
+  return out;
+}
+
+/**
+ * The rings moved in by `d` along their edges' normals (each vertex where its two moved edges
+ * meet, the shift capped at MITER_CAP times d at sharp corners).
+ */
+function insetRings(pts: Float64Array, ringStart: Int32Array, normals: Float64Array, d: f64): Float64Array {
+  const out = new Float64Array(pts.length);
+  for (let r = 0; r < ringStart.length - 1; r++) {
+    const a = ringStart[r];
+    const b = ringStart[r + 1];
+    for (let i = a; i < b; i++) {
+      // Edge i runs from the previous point to point i, edge i + 1 on from it.
+      const next = i + 1 < b ? i + 1 : a;
+      const mx = normals[i << 1] + normals[next << 1];
+      const my = normals[(i << 1) + 1] + normals[(next << 1) + 1];
+      const m2 = mx * mx + my * my;
+      // (n1 + n2) / (1 + n1 . n2) has length 1 / cos(half the turn): 2 (mx, my) / m2.
+      let k = m2 > 0 ? (2.0 * d) / m2 : 0;
+      if (k * Math.sqrt(m2) > MITER_CAP * d) k = (MITER_CAP * d) / Math.sqrt(m2);
+      out[i << 1] = pts[i << 1] - k * mx;
+      out[(i << 1) + 1] = pts[(i << 1) + 1] - k * my;
+    }
+  }
+  return out;
+}
+
+/** Per edge, in Shape.edges order: its ends and outward normal, CONTACT_STRIDE values. */
+function contactEdges(pts: Float64Array, ringStart: Int32Array, normals: Float64Array): Float64Array {
+  const out = new Float64Array((pts.length >> 1) * CONTACT_STRIDE);
+  let k = 0;
+  for (let r = 0; r < ringStart.length - 1; r++) {
+    const a = ringStart[r];
+    const b = ringStart[r + 1];
+    let j = b - 1;
+    for (let i = a; i < b; i++) {
+      out[k] = pts[j << 1];
+      out[k + 1] = pts[(j << 1) + 1];
+      out[k + 2] = pts[i << 1];
+      out[k + 3] = pts[(i << 1) + 1];
+      out[k + 4] = normals[i << 1];
+      out[k + 5] = normals[(i << 1) + 1];
+      k += CONTACT_STRIDE;
+      j = i;
+    }
+  }
+  return out;
+}
 
 /** Each ring's edges (from the previous point to the next) with their boxes, in the Shape.edges layout. */
 function edgeList(pts: Float64Array, ringStart: Int32Array): Float64Array {
@@ -34,12 +111,19 @@ function edgeList(pts: Float64Array, ringStart: Int32Array): Float64Array {
 }
 
 export class Shape {
-  /** Points of every ring, outline first; x, y pairs. */
+  /** Points of every ring, outline first, x, y pairs: the collision rings, `inset` inside the true ones. */
   pts: Float64Array;
+  /**
+   * How far the collision rings lie inside the true outline: two hairs (instance.ts), so parts
+   * laid flush, or in a slot of exactly their width, do not collide through rounding.
+   */
+  inset: f64;
   /** Ring r spans points ringStart[r] .. ringStart[r + 1] - 1. */
   ringStart: Int32Array;
   /** Every ring's edges, EDGE_STRIDE values each: x1, y1, x2, y2, then the edge's box minX, maxX, minY, maxY. */
   edges: Float64Array = new Float64Array(0);
+  /** Per edge its true ends x1, y1, x2, y2 and unit normal out of the material nx, ny (contacts in the placement search). */
+  contacts: Float64Array = new Float64Array(0);
   /** edges.length, kept as a field for the hot loops. */
   edgeValues: i32 = 0;
   /** Outline bounding box extent (the box starts at 0, 0). */
@@ -64,7 +148,7 @@ export class Shape {
   /** Fourth root of the outline area: pairs of large parts weigh more in the overlap proxy (after sparrow). */
   sizeWeight: f64;
 
-  constructor(raw: Float64Array, ringStart: Int32Array, angle: f64, mirror: bool) {
+  constructor(raw: Float64Array, ringStart: Int32Array, angle: f64, mirror: bool, hair: f64) {
     const cs = cosSinDeg(angle);
     const c = cs[0];
     const s = cs[1];
@@ -91,12 +175,17 @@ export class Shape {
       unchecked((pts[i << 1] -= minX));
       unchecked((pts[(i << 1) + 1] -= minY));
     }
-    this.pts = pts;
+    const w = maxX - minX;
+    const h = maxY - minY;
+    const normals = outwardNormals(pts, ringStart);
+    this.pts = insetRings(pts, ringStart, normals, 2 * hair);
+    this.inset = 2 * hair;
+    this.contacts = contactEdges(pts, ringStart, normals);
+    this.w = w;
+    this.h = h;
     this.ringStart = ringStart;
-    this.edges = edgeList(pts, ringStart);
+    this.edges = edgeList(this.pts, ringStart);
     this.edgeValues = this.edges.length;
-    this.w = maxX - minX;
-    this.h = maxY - minY;
     const outer = Math.abs(ringArea(pts, 0, outlineEnd));
     let holes: f64 = 0;
     for (let r = 1; r < ringStart.length - 1; r++) holes += Math.abs(ringArea(pts, ringStart[r], ringStart[r + 1]));

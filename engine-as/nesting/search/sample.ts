@@ -1,18 +1,23 @@
 // Where to move one colliding part (after sparrow's sample search): a few poses sampled
-// around where the part stands and anywhere in the container, in any of its orientations;
-// the three best distinct ones are refined by a coarse coordinate descent, the best of them
-// by a fine one, which is then tried flush against its neighbours and the walls; the best
-// overall wins.
+// around where the part stands, anywhere in the container, and touching another part edge
+// to edge (our addition: exact fits lie only there), in any of its orientations; the three
+// best distinct ones are refined by a coarse coordinate descent, the best of them by a fine
+// one, which is then tried flush against its neighbours' edges and boxes and the walls; the
+// best overall wins.
 // Poses are scored by the part's weighted overlap, cut short once a pose cannot rank.
 
 import { Rng } from "../../common/rng";
+import { CONTACT_STRIDE, Shape } from "../collision/shape";
 import { OverlapTracker } from "./overlap-tracker";
 import { Parts } from "./parts";
 
-const CONTAINER_SAMPLES = 50;
+const CONTAINER_SAMPLES = 40;
 const FOCUSSED_SAMPLES = 25;
+const CONTACT_SAMPLES = 10;
 const KEEP = 3;
 const SNAP_SAMPLES = 16;
+/** Two edges face each other when their outward normals point this nearly opposite ways (cosine). */
+const FACING: f64 = -0.999999;
 /** Poses closer than this share of the part's smaller side count as one. */
 const UNIQUE_RATIO: f64 = 0.05;
 /** Descent steps as shares of the part's smaller side: coarse for every kept pose, then fine for the best. */
@@ -43,6 +48,8 @@ export class PlacementSearch {
   private startY: Float64Array = new Float64Array(KEEP);
   private startV: Float64Array = new Float64Array(KEEP);
   private part: i32 = 0;
+  private flushX: f64 = 0;
+  private flushY: f64 = 0;
 
   constructor(parts: Parts, tracker: OverlapTracker, rng: Rng) {
     this.parts = parts;
@@ -60,7 +67,7 @@ export class PlacementSearch {
     const curX = parts.xs[p];
     const curY = parts.ys[p];
     if (this.report(parts.sh[p], curX, curY, Infinity)) {
-      for (let k = 0; k < CONTAINER_SAMPLES + FOCUSSED_SAMPLES; k++) {
+      for (let k = 0; k < CONTAINER_SAMPLES + FOCUSSED_SAMPLES + CONTACT_SAMPLES; k++) {
         const si = this.rng.int(shapes.length);
         const s = unchecked(shapes[si]);
         const hiX = this.xMax - s.w;
@@ -68,7 +75,15 @@ export class PlacementSearch {
         if (hiX < this.x0 || hiY < this.y0) continue;
         let x: f64, y: f64;
         // Near poses first: their scores make a low bar that cuts the far ones short.
-        if (k < FOCUSSED_SAMPLES) {
+        if (k >= FOCUSSED_SAMPLES + CONTAINER_SAMPLES) {
+          if (parts.n < 2) continue;
+          let q = this.rng.int(parts.n - 1);
+          if (q >= p) q++;
+          if (!this.touching(s, q, 0, 0, true)) continue;
+          x = this.flushX;
+          y = this.flushY;
+          if (x < this.x0 || x > hiX || y < this.y0 || y > hiY) continue;
+        } else if (k < FOCUSSED_SAMPLES) {
           // Centre anywhere in the part's current box.
           x = curX + this.rng.float() * cur.w - s.w * 0.5;
           y = curY + this.rng.float() * cur.h - s.h * 0.5;
@@ -126,6 +141,10 @@ export class PlacementSearch {
         else if (side == 1) nx = hiX;
         else if (side == 2) ny = this.y0;
         else ny = hiY;
+      } else if (this.rng.int(2) == 0) {
+        if (!this.touching(s, near[this.rng.int(near.length)], x, y, false)) continue;
+        nx = this.flushX;
+        ny = this.flushY;
       } else {
         const q = near[this.rng.int(near.length)];
         if (side == 0) nx = parts.xs[q] + parts.ws[q] + gap;
@@ -142,6 +161,62 @@ export class PlacementSearch {
       }
     }
     this.keep(si, x, y, v);
+  }
+
+  /**
+   * A pose of `s` touching part q along an edge (flushX, flushY): a random edge of q, and one
+   * of s's edges that faces it laid along it, the true outlines `gap` apart. With `slide`
+   * false s moves only across the edge from (x, y), and only its edges that overlap q's there
+   * count; with `slide` true it goes anywhere along it: ends level at either end, or anywhere
+   * the two overlap. Exact fits (a part in a slot of its width, two parts that complete each
+   * other) lie on such poses only, where random samples and descent never land. False when s
+   * has no edge facing the chosen one.
+   */
+  private touching(s: Shape, q: i32, x: f64, y: f64, slide: bool): bool {
+    const parts = this.parts;
+    const o = parts.shape(q);
+    const oc = o.contacts;
+    const f = this.rng.int(oc.length / CONTACT_STRIDE) * CONTACT_STRIDE;
+    const nx = oc[f + 4];
+    const ny = oc[f + 5];
+    // Along the edge: (tx, ty).
+    const tx = -ny;
+    const ty = nx;
+    const f1x = oc[f] + parts.xs[q], f1y = oc[f + 1] + parts.ys[q];
+    const f2x = oc[f + 2] + parts.xs[q], f2y = oc[f + 3] + parts.ys[q];
+    const fa = f1x * tx + f1y * ty;
+    const fb = f2x * tx + f2y * ty;
+    const fLo = Math.min(fa, fb);
+    const fHi = Math.max(fa, fb);
+    const sc = s.contacts;
+    let found = 0;
+    let pick = -1;
+    for (let e = 0; e < sc.length; e += CONTACT_STRIDE) {
+      if (sc[e + 4] * nx + sc[e + 5] * ny > FACING) continue;
+      if (!slide) {
+        const ea = (sc[e] + x) * tx + (sc[e + 1] + y) * ty;
+        const eb = (sc[e + 2] + x) * tx + (sc[e + 3] + y) * ty;
+        if (Math.min(fHi, Math.max(ea, eb)) <= Math.max(fLo, Math.min(ea, eb))) continue;
+      }
+      // One of the facing edges, each as likely.
+      if (this.rng.int(++found) == 0) pick = e;
+    }
+    if (pick < 0) return false;
+    // The true outlines the clearance apart (the collision rings an inset further each).
+    const clear = this.tracker.gap - 0.5 * s.inset;
+    const across = f1x * nx + f1y * ny + clear - (sc[pick] * nx + sc[pick + 1] * ny);
+    let along = x * tx + y * ty;
+    if (slide) {
+      const ea = sc[pick] * tx + sc[pick + 1] * ty;
+      const eb = sc[pick + 2] * tx + sc[pick + 3] * ty;
+      const eLo = Math.min(ea, eb);
+      const eHi = Math.max(ea, eb);
+      const r = this.rng.int(4);
+      along = r == 0 ? fLo - eLo : r == 1 ? fHi - eHi : fLo - eHi + this.rng.float() * (fHi - fLo + eHi - eLo);
+    }
+    this.flushX = across * nx + along * tx;
+    this.flushY = across * ny + along * ty;
+    return true;
   }
 
   /** The score a pose must beat to be kept. */
