@@ -11,26 +11,30 @@ const MITER_CAP: f64 = 10;
 const EMPTY_LANES = new PoleLanes(new Float64Array(0));
 
 /**
- * Each edge's unit normal pointing out of the material (into a hole for a hole's edges), in
- * Shape.edges order: nx, ny per edge. The winding of each ring decides which side that is.
+ * Per edge of every ring (from the previous point to the next), CONTACT_STRIDE values: its
+ * ends x1, y1, x2, y2 and its unit normal pointing out of the material (into a hole for a
+ * hole's edges). The winding of each ring decides which side that is.
  */
-function outwardNormals(pts: Float64Array, ringStart: Int32Array): Float64Array {
-  const out = new Float64Array(pts.length);
+function contactEdges(pts: Float64Array, ringStart: Int32Array): Float64Array {
+  const out = new Float64Array((pts.length >> 1) * CONTACT_STRIDE);
   let k = 0;
   for (let r = 0; r < ringStart.length - 1; r++) {
     const a = ringStart[r];
     const b = ringStart[r + 1];
     // Right of the direction of travel is outside a counter-clockwise outline; holes the other way.
-    const ccw = ringArea(pts, a, b) > 0;
-    const flip: f64 = ccw == (r == 0) ? 1.0 : -1.0;
+    const flip: f64 = (ringArea(pts, a, b) > 0) == (r == 0) ? 1.0 : -1.0;
     let j = b - 1;
     for (let i = a; i < b; i++) {
-      const dx = pts[i << 1] - pts[j << 1];
-      const dy = pts[(i << 1) + 1] - pts[(j << 1) + 1];
-      const len = Math.sqrt(dx * dx + dy * dy);
-      out[k] = len > 0 ? (flip * dy) / len : 0;
-      out[k + 1] = len > 0 ? (-flip * dx) / len : 0;
-      k += 2;
+      const x1 = pts[j << 1], y1 = pts[(j << 1) + 1];
+      const x2 = pts[i << 1], y2 = pts[(i << 1) + 1];
+      const len = Math.sqrt((x2 - x1) * (x2 - x1) + (y2 - y1) * (y2 - y1));
+      out[k] = x1;
+      out[k + 1] = y1;
+      out[k + 2] = x2;
+      out[k + 3] = y2;
+      out[k + 4] = len > 0 ? (flip * (y2 - y1)) / len : 0;
+      out[k + 5] = len > 0 ? (-flip * (x2 - x1)) / len : 0;
+      k += CONTACT_STRIDE;
       j = i;
     }
   }
@@ -38,19 +42,20 @@ function outwardNormals(pts: Float64Array, ringStart: Int32Array): Float64Array 
 }
 
 /**
- * The rings moved in by `d` along their edges' normals (each vertex where its two moved edges
- * meet, the shift capped at MITER_CAP times d at sharp corners).
+ * The rings moved in by `d` along their edges' normals (`contacts`): each vertex where its two
+ * moved edges meet, the shift capped at MITER_CAP times d at sharp corners.
  */
-function insetRings(pts: Float64Array, ringStart: Int32Array, normals: Float64Array, d: f64): Float64Array {
+function insetRings(pts: Float64Array, ringStart: Int32Array, contacts: Float64Array, d: f64): Float64Array {
   const out = new Float64Array(pts.length);
   for (let r = 0; r < ringStart.length - 1; r++) {
     const a = ringStart[r];
     const b = ringStart[r + 1];
     for (let i = a; i < b; i++) {
-      // Edge i runs from the previous point to point i, edge i + 1 on from it.
-      const next = i + 1 < b ? i + 1 : a;
-      const mx = normals[i << 1] + normals[next << 1];
-      const my = normals[(i << 1) + 1] + normals[(next << 1) + 1];
+      // Edge i runs from the previous point to point i, the next edge on from it.
+      const into = i * CONTACT_STRIDE + 4;
+      const from = (i + 1 < b ? i + 1 : a) * CONTACT_STRIDE + 4;
+      const mx = contacts[into] + contacts[from];
+      const my = contacts[into + 1] + contacts[from + 1];
       const m2 = mx * mx + my * my;
       // (n1 + n2) / (1 + n1 . n2) has length 1 / cos(half the turn): 2 (mx, my) / m2.
       let k = m2 > 0 ? (2.0 * d) / m2 : 0;
@@ -62,50 +67,23 @@ function insetRings(pts: Float64Array, ringStart: Int32Array, normals: Float64Ar
   return out;
 }
 
-/** Per edge, in Shape.edges order: its ends and outward normal, CONTACT_STRIDE values. */
-function contactEdges(pts: Float64Array, ringStart: Int32Array, normals: Float64Array): Float64Array {
-  const out = new Float64Array((pts.length >> 1) * CONTACT_STRIDE);
-  let k = 0;
-  for (let r = 0; r < ringStart.length - 1; r++) {
-    const a = ringStart[r];
-    const b = ringStart[r + 1];
-    let j = b - 1;
-    for (let i = a; i < b; i++) {
-      out[k] = pts[j << 1];
-      out[k + 1] = pts[(j << 1) + 1];
-      out[k + 2] = pts[i << 1];
-      out[k + 3] = pts[(i << 1) + 1];
-      out[k + 4] = normals[i << 1];
-      out[k + 5] = normals[(i << 1) + 1];
-      k += CONTACT_STRIDE;
-      j = i;
-    }
-  }
-  return out;
-}
-
-/** Each ring's edges (from the previous point to the next) with their boxes, in the Shape.edges layout. */
-function edgeList(pts: Float64Array, ringStart: Int32Array): Float64Array {
-  const out = new Float64Array((pts.length >> 1) * EDGE_STRIDE);
-  let k = 0;
-  for (let r = 0; r < ringStart.length - 1; r++) {
-    const a = ringStart[r];
-    const b = ringStart[r + 1];
-    let j = b - 1;
-    for (let i = a; i < b; i++) {
-      const x1 = pts[j << 1], y1 = pts[(j << 1) + 1];
-      const x2 = pts[i << 1], y2 = pts[(i << 1) + 1];
-      out[k] = x1;
-      out[k + 1] = y1;
-      out[k + 2] = x2;
-      out[k + 3] = y2;
-      out[k + 4] = Math.min(x1, x2);
-      out[k + 5] = Math.max(x1, x2);
-      out[k + 6] = Math.min(y1, y2);
-      out[k + 7] = Math.max(y1, y2);
-      k += EDGE_STRIDE;
-      j = i;
-    }
+/** The edges of `contactEdges` with their boxes, in the Shape.edges layout. */
+function edgeList(contacts: Float64Array): Float64Array {
+  const n = contacts.length / CONTACT_STRIDE;
+  const out = new Float64Array(n * EDGE_STRIDE);
+  for (let e = 0; e < n; e++) {
+    const c = e * CONTACT_STRIDE;
+    const k = e * EDGE_STRIDE;
+    const x1 = contacts[c], y1 = contacts[c + 1];
+    const x2 = contacts[c + 2], y2 = contacts[c + 3];
+    out[k] = x1;
+    out[k + 1] = y1;
+    out[k + 2] = x2;
+    out[k + 3] = y2;
+    out[k + 4] = Math.min(x1, x2);
+    out[k + 5] = Math.max(x1, x2);
+    out[k + 6] = Math.min(y1, y2);
+    out[k + 7] = Math.max(y1, y2);
   }
   return out;
 }
@@ -177,14 +155,15 @@ export class Shape {
     }
     const w = maxX - minX;
     const h = maxY - minY;
-    const normals = outwardNormals(pts, ringStart);
-    this.pts = insetRings(pts, ringStart, normals, 2 * hair);
+    const contacts = contactEdges(pts, ringStart);
+    const inner = insetRings(pts, ringStart, contacts, 2 * hair);
+    this.pts = inner;
     this.inset = 2 * hair;
-    this.contacts = contactEdges(pts, ringStart, normals);
+    this.contacts = contacts;
     this.w = w;
     this.h = h;
     this.ringStart = ringStart;
-    this.edges = edgeList(this.pts, ringStart);
+    this.edges = edgeList(contactEdges(inner, ringStart));
     this.edgeValues = this.edges.length;
     const outer = Math.abs(ringArea(pts, 0, outlineEnd));
     let holes: f64 = 0;
