@@ -67,7 +67,9 @@ export class PlacementSearch {
     const curX = parts.xs[p];
     const curY = parts.ys[p];
     if (this.report(parts.sh[p], curX, curY, Infinity)) {
-      for (let k = 0; k < CONTAINER_SAMPLES + FOCUSSED_SAMPLES + CONTACT_SAMPLES; k++) {
+      // Contact poses need another part to touch.
+      const samples = FOCUSSED_SAMPLES + CONTAINER_SAMPLES + (parts.n > 1 ? CONTACT_SAMPLES : 0);
+      for (let k = 0; k < samples; k++) {
         const si = this.rng.int(shapes.length);
         const s = unchecked(shapes[si]);
         const hiX = this.xMax - s.w;
@@ -76,7 +78,6 @@ export class PlacementSearch {
         let x: f64, y: f64;
         // Near poses first: their scores make a low bar that cuts the far ones short.
         if (k >= FOCUSSED_SAMPLES + CONTAINER_SAMPLES) {
-          if (parts.n < 2) continue;
           let q = this.rng.int(parts.n - 1);
           if (q >= p) q++;
           if (!this.touching(s, q, 0, 0, true)) continue;
