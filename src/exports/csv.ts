@@ -1,7 +1,8 @@
 // CSV (RFC 4180: CRLF line ends, fields quoted when they hold a comma, quote or line break,
 // quotes doubled). Default: one row per placed part instance; `parts`: one row per part row;
 // `cuts`: the cut list in saw order; `machining`: the drilling in stock coordinates.
-// `rotation` (degrees) follows the listed columns: 90 for a turned part, any angle once nested.
+// `rotation` (degrees) and `mirrored` follow the listed columns: rotation 90 for a turned part,
+// any angle once nested; mirrored yes for a part nested as its mirror image.
 import { drillsOf, fmt, partRows, sheetsOf, type ExportRecord, type RecordPart } from './model.js';
 
 type Cell = string | number | boolean | null;
@@ -37,8 +38,8 @@ export function renderCsv(record: ExportRecord, option: string): string {
       return table(['stock_id', 'part_id', 'name', 'x', 'y', 'diameter', 'depth'], rows, new Set(['stock_id', 'part_id', 'name']));
     }
     default: {
-      const rows = record.parts.filter((p) => p.added && p.stock).map((p) => [p.stock!.id, p.id, p.name, p.x, p.y, p.l, p.w, turned(p) ? 'yes' : 'no', p.material, p.rotation ?? (p.rot === 1 ? 90 : 0)]);
-      return table(['stock_id', 'part_id', 'name', 'x', 'y', 'l', 'w', 'rotated', 'material', 'rotation'], rows, new Set(['stock_id', 'part_id', 'name', 'material']));
+      const rows = record.parts.filter((p) => p.added && p.stock).map((p) => [p.stock!.id, p.id, p.name, p.x, p.y, p.l, p.w, turned(p) ? 'yes' : 'no', p.material, p.rotation ?? (p.rot === 1 ? 90 : 0), p.mirrored ? 'yes' : 'no']);
+      return table(['stock_id', 'part_id', 'name', 'x', 'y', 'l', 'w', 'rotated', 'material', 'rotation', 'mirrored'], rows, new Set(['stock_id', 'part_id', 'name', 'material']));
     }
   }
 }

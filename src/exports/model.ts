@@ -104,14 +104,16 @@ function angleOf(p: RecordPart): number {
 
 /**
  * A point given in the part's own frame (x along l, y along w, from its bottom-left) to stock
- * coordinates: turned counter-clockwise by the part's rotation, then moved so that the turned
- * l x w rectangle's bounding box starts at the part's x, y.
+ * coordinates: mirrored (x -> -x) when the part was placed as its mirror image, turned
+ * counter-clockwise by the part's rotation, then moved so that the l x w rectangle, so
+ * mirrored and turned, has its bounding box start at the part's x, y.
  */
 export function toStock(p: RecordPart, local: Pt): Pt {
   const a = (angleOf(p) * Math.PI) / 180;
   const cos = Math.abs(Math.cos(a)) < 1e-12 ? 0 : Math.cos(a);
   const sin = Math.abs(Math.sin(a)) < 1e-12 ? 0 : Math.sin(a);
-  const turn = (q: Pt) => ({ x: q.x * cos - q.y * sin, y: q.x * sin + q.y * cos });
+  const m = p.mirrored ? -1 : 1;
+  const turn = (q: Pt) => ({ x: m * q.x * cos - q.y * sin, y: m * q.x * sin + q.y * cos });
   const box = bounds([{ x: 0, y: 0 }, { x: p.l, y: 0 }, { x: p.l, y: p.w }, { x: 0, y: p.w }].map(turn));
   const t = turn(local);
   return { x: (p.x ?? 0) + t.x - box.minX, y: (p.y ?? 0) + t.y - box.minY };

@@ -128,7 +128,7 @@ describe('export formats, read back and compared with the record', () => {
       const p = placed[i];
       expect(row).toEqual({
         stock_id: p.stock.id, part_id: p.id, name: asText(p.name), x: String(p.x), y: String(p.y), l: String(p.l), w: String(p.w),
-        rotated: p.rot === 1 ? 'yes' : 'no', material: p.material, rotation: String(p.rot === 1 ? 90 : 0),
+        rotated: p.rot === 1 ? 'yes' : 'no', material: p.material, rotation: String(p.rot === 1 ? 90 : 0), mirrored: 'no',
       });
     });
     // The quoting really happened: a comma, quotes and a line break survive inside one field.

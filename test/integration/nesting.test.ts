@@ -3,6 +3,7 @@
 // (test/support/validate-nesting.ts): placed outlines equal the requested ones as turned,
 // no overlap, clearance between parts and from the stock edge, parts inside holes allowed.
 import fs from 'node:fs';
+import { parse as parseCsv } from 'csv-parse/sync';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, solveChecked } from '../support/client.js';
@@ -12,6 +13,8 @@ import { calculationRequest, normalizeRequest } from '../../src/schema/request.j
 import { toNestingProblem } from '../../src/engine/nesting-problem.js';
 import { loadNestingModule, solveNesting } from '../../src/engine/nesting.js';
 import { runSeed } from '../../src/engine/nesting-runs.js';
+
+type Pt = { x: number; y: number };
 
 const shapes = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures/nesting/shapes.json'), 'utf8'));
 
@@ -230,6 +233,61 @@ describe('nesting on rolls: exact fits', () => {
       expect(roll.l).toBeLessThan(100 + 1e-6);
       const block = result.parts.find((p: any) => p.name === 'block');
       expect([0, 180]).toContain(block.rotation);
+    }
+  });
+});
+
+describe('nesting on rolls: mirrored parts', () => {
+  /** Where a point of a part's own frame landed: the affine map that takes three outline corners to their placed places. */
+  const landed = (outline: Pt[], placedOutline: Pt[], at: Pt, corners: [number, number, number]) => {
+    const [p0, p1, p2] = corners.map((i) => outline[i]!);
+    const [q0, q1, q2] = corners.map((i) => placedOutline[i]!);
+    // at = p0 + s (p1 - p0) + t (p2 - p0), solved by Cramer's rule.
+    const det = (p1.x - p0.x) * (p2.y - p0.y) - (p2.x - p0.x) * (p1.y - p0.y);
+    const s = ((at.x - p0.x) * (p2.y - p0.y) - (p2.x - p0.x) * (at.y - p0.y)) / det;
+    const t = ((p1.x - p0.x) * (at.y - p0.y) - (at.x - p0.x) * (p1.y - p0.y)) / det;
+    return { x: q0.x + s * (q1.x - q0.x) + t * (q2.x - q0.x), y: q0.y + s * (q1.y - q0.y) + t * (q2.y - q0.y) };
+  };
+
+  it('fits a part into a notch only as its mirror image, and draws its drilling mirrored too', async () => {
+    // A 100 x 100 square with its top right corner cut off (50 along, 40 across), and the
+    // triangle that corner was, drawn the other way round: the triangle turns by 0 or 180
+    // degrees only (grain) and the square by right angles, so the triangle fills the notch only
+    // when one of the two is mirrored. Each has a drill hole off its axes.
+    const square = [[0, 0], [100, 0], [100, 60], [50, 100], [0, 100]].map(([x, y]) => ({ x, y }));
+    const triangle = [[0, 0], [50, 0], [50, 40]].map(([x, y]) => ({ x, y }));
+    const drill = { square: { x: 20, y: 70 }, triangle: { x: 40, y: 8 } };
+    const request = (mirror: boolean) => ({
+      saw: { cutType: 'nesting', stockType: 'roll', bladeWidth: 0, options: { seed: 1 }, nestingOptions: { mirror } },
+      stock: [{ l: 1000, w: 100, grain: 'l' }],
+      parts: [
+        { l: 100, w: 100, name: 'square', outline: square, machining: { holes: [{ ...drill.square, diameter: 4 }] } },
+        { l: 50, w: 40, name: 'triangle', grain: 'l', outline: triangle, machining: { holes: [{ ...drill.triangle, diameter: 4 }] } },
+      ],
+    });
+    const unmirrored = await solve(request(false));
+    expect(unmirrored.stock.find((s: any) => s.used).l).toBeGreaterThan(101);
+
+    const result = await solve(request(true));
+    expect(placed(result)).toHaveLength(2);
+    expect(result.stock.find((s: any) => s.used).l).toBeLessThan(100 + 1e-6);
+    expect(placed(result).filter((p: any) => p.mirrored)).toHaveLength(1);
+    expect([0, 180]).toContain(placed(result).find((p: any) => p.name === 'triangle').rotation);
+
+    const csv = async (option: string) => {
+      const reply = await call(`${server.url}/v3/result/export?id=${result.jobId}&format=csv&option=${option}`, { key: DEV_KEY });
+      expect(reply.status).toBe(200);
+      return parseCsv(reply.text, { columns: true, record_delimiter: '\r\n' }) as Record<string, string>[];
+    };
+    const rows = await csv('layout');
+    expect(rows.map((r) => [r.part_id, r.mirrored])).toEqual(placed(result).map((p: any) => [p.id, p.mirrored ? 'yes' : 'no']));
+    const drills = await csv('machining');
+    expect(drills).toHaveLength(2);
+    for (const d of drills) {
+      const p = result.parts.find((q: any) => q.id === d.part_id);
+      const want = p.name === 'square' ? landed(square, p.placedOutline, drill.square, [0, 1, 4]) : landed(triangle, p.placedOutline, drill.triangle, [0, 1, 2]);
+      expect(Number(d.x)).toBeCloseTo(want.x, 4);
+      expect(Number(d.y)).toBeCloseTo(want.y, 4);
     }
   });
 });
