@@ -3,8 +3,8 @@
 // (test/support/validate-nesting.ts): placed outlines equal the requested ones as turned,
 // no overlap, clearance between parts and from the stock edge, parts inside holes allowed.
 import fs from 'node:fs';
-import { parse as parseCsv } from 'csv-parse/sync';
 import path from 'node:path';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, solveChecked } from '../support/client.js';
 import { DEV_KEY, ROOT, startServer, type KerfServer } from '../support/server.js';
@@ -238,7 +238,7 @@ describe('nesting on rolls: exact fits', () => {
 });
 
 describe('nesting on rolls: mirrored parts', () => {
-  /** Where a point of a part's own frame landed: the affine map that takes three outline corners to their placed places. */
+  /** Where a point of a part's own frame landed: the affine map that takes three of its outline corners to where they were placed. */
   const landed = (outline: Pt[], placedOutline: Pt[], at: Pt, corners: [number, number, number]) => {
     const [p0, p1, p2] = corners.map((i) => outline[i]!);
     const [q0, q1, q2] = corners.map((i) => placedOutline[i]!);
