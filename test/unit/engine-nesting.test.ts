@@ -177,6 +177,25 @@ describe('nesting engine', () => {
     expect(a.stats.stoppedByDeadline).toBe(false);
     expect(b.items).toEqual(a.items);
   });
+
+  it("ends a roll's order search at the effort limit, not at a twentieth of a short budget", () => {
+    // A service job (effort 500) whose budget is a few times what the search needs: the order
+    // search used to get a twentieth of it, which it outran, so the layout hung on the clock.
+    const p = (budgetMs: number) => problem({
+      roll: true,
+      budgetMs,
+      effort: 500,
+      stock: [{ x0: 0, y0: 0, x1: 1000, y1: 50, q: 1, area: 50000 }],
+      types: [
+        { q: 6, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [L] },
+        { q: 6, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [TRIANGLE] },
+      ],
+    });
+    const short = solveNesting(p(8_000), mod);
+    const long = solveNesting(p(60_000), mod);
+    expect(short.stats.stoppedByDeadline).toBe(false);
+    expect(short.items).toEqual(long.items);
+  });
 });
 
 describe('shape checks before a job is accepted', () => {

@@ -71,9 +71,13 @@ export class Search {
     }
     const rng = new Rng(seedFromF64(inst.seed));
     // One roll: the order search gets a twentieth of the time, strip compaction the rest.
-    const compactable = inst.roll && n <= MAX_COMPACT_ITEMS && this.best.sheets.length == 1 && this.best.unplaced() == 0;
     // Sheets keep a tenth of the time for fitting each sheet to the smallest stock that takes it.
-    const orderBudget = new Budget((this.budget.deadline - this.budget.start) * (compactable ? 0.05 : 0.9));
+    // With an effort limit, the effort ends each phase and time is only the backstop: a
+    // twentieth of a job's budget is short enough for a busy machine to cut the order search,
+    // and the same request and seed would then give another layout.
+    const compactable = inst.roll && n <= MAX_COMPACT_ITEMS && this.best.sheets.length == 1 && this.best.unplaced() == 0;
+    const orderShare: f64 = !compactable ? 0.9 : inst.effort > 0 ? 0.5 : 0.05;
+    const orderBudget = new Budget((this.budget.deadline - this.budget.start) * orderShare);
     const orderEffort = compactable ? inst.effort * 0.5 : inst.effort;
     // Reordering copies of one part changes nothing: with a single type there is no order to search.
     if (n >= 2 && inst.types.length >= 2) this.searchOrder(current, currentCost, rng, orderBudget, orderEffort);
