@@ -203,7 +203,8 @@ export class PlacementSearch {
       if (this.rng.int(++found) == 0) pick = e;
     }
     if (pick < 0) return false;
-    // The true outlines the clearance apart (the collision rings an inset further each).
+    // The true outlines exactly the clearance apart: the tracker's gap is the clearance plus a
+    // hair, and the inset is two hairs (instance.ts).
     const clear = this.tracker.gap - 0.5 * s.inset;
     const across = f1x * nx + f1y * ny + clear - (sc[pick] * nx + sc[pick + 1] * ny);
     let along = x * tx + y * ty;
