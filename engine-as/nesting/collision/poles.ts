@@ -7,12 +7,16 @@ import { f32At, f64At } from "../geometry/raw";
 
 const GRID = 32;
 /**
- * How many circles a shape gets (after sparrow): FEW_POLES when they cover FEW_COVER of its
- * material, else more, up to MAX_POLES, for shapes that circles fit badly (arms, notches).
+ * How many circles a shape gets (sparrow's limits): FEW_POLES when they cover FEW_COVER of its
+ * material, else SOME_POLES when they cover SOME_COVER, else more, up to MAX_POLES, for shapes
+ * that circles fit badly (arms, notches): a collision of their arms would otherwise hardly
+ * show in the overlap proxy.
  */
 const FEW_POLES = 8;
 const FEW_COVER: f64 = 0.9;
-const MAX_POLES = 16;
+const SOME_POLES = 16;
+const SOME_COVER: f64 = 0.8;
+const MAX_POLES = 64;
 
 /** Circles per shape the quick conflict test looks at (the first are the largest); fits two lanes twice. */
 const MEET_POLES = 4;
@@ -38,6 +42,8 @@ function boundaryDistance(px: f64, py: f64, pts: Float64Array, ringStart: Int32A
  * Circles [cx, cy, r, ...], each inside the material: the grid point deepest in it and
  * furthest from the circles before, until they cover enough of the material (share of the
  * material grid points inside a circle). Empty when no grid point lies in the material.
+ * Each grid point keeps the largest radius it may still take (its room), cut down as circles
+ * are chosen.
  */
 export function poles(pts: Float64Array, ringStart: Int32Array, w: f64, h: f64): Float64Array {
   const cand = new Array<f64>();
@@ -57,19 +63,12 @@ export function poles(pts: Float64Array, ringStart: Int32Array, w: f64, h: f64):
   let nCovered = 0;
   for (let k = 0; k < MAX_POLES; k++) {
     if (k >= FEW_POLES && <f64>nCovered >= FEW_COVER * <f64>nc) break;
+    if (k >= SOME_POLES && <f64>nCovered >= SOME_COVER * <f64>nc) break;
     let bestScore: f64 = 0;
     let best = -1;
     for (let c = 0; c < nc; c++) {
-      const x = cand[3 * c];
-      const y = cand[3 * c + 1];
-      let r = cand[3 * c + 2];
-      // A circle may not reach into the ones already chosen by more than half of itself.
-      for (let q = 0; q < out.length; q += 3) {
-        const d = Math.sqrt((x - out[q]) * (x - out[q]) + (y - out[q + 1]) * (y - out[q + 1])) - out[q + 2] * 0.5;
-        if (d < r) r = d;
-      }
-      if (r > bestScore) {
-        bestScore = r;
+      if (cand[3 * c + 2] > bestScore) {
+        bestScore = cand[3 * c + 2];
         best = c;
       }
     }
@@ -80,10 +79,13 @@ export function poles(pts: Float64Array, ringStart: Int32Array, w: f64, h: f64):
     out.push(by);
     out.push(bestScore);
     for (let c = 0; c < nc; c++) {
-      if (covered[c]) continue;
       const dx = cand[3 * c] - bx;
       const dy = cand[3 * c + 1] - by;
-      if (dx * dx + dy * dy <= bestScore * bestScore) {
+      const d2 = dx * dx + dy * dy;
+      // A circle may not reach into one already chosen by more than half of itself.
+      const room = Math.sqrt(d2) - bestScore * 0.5;
+      if (room < cand[3 * c + 2]) cand[3 * c + 2] = room;
+      if (!covered[c] && d2 <= bestScore * bestScore) {
         covered[c] = 1;
         nCovered++;
       }
