@@ -70,11 +70,11 @@ export class Search {
       return;
     }
     const rng = new Rng(seedFromF64(inst.seed));
-    // One roll: the order search gets a twentieth of the time, strip compaction the rest.
+    // Share of the time for the order search. One roll: a twentieth, strip compaction the
+    // rest; but with an effort limit half, since there the effort ends each phase and time is
+    // only the backstop (a twentieth of a job's budget is short enough for a busy machine to
+    // cut the order search, and the same request and seed would then give another layout).
     // Sheets keep a tenth of the time for fitting each sheet to the smallest stock that takes it.
-    // With an effort limit, the effort ends each phase and time is only the backstop: a
-    // twentieth of a job's budget is short enough for a busy machine to cut the order search,
-    // and the same request and seed would then give another layout.
     const compactable = inst.roll && n <= MAX_COMPACT_ITEMS && this.best.sheets.length == 1 && this.best.unplaced() == 0;
     const orderShare: f64 = !compactable ? 0.9 : inst.effort > 0 ? 0.5 : 0.05;
     const orderBudget = new Budget((this.budget.deadline - this.budget.start) * orderShare);
