@@ -4,7 +4,8 @@
 // instance is one roll as high as the strip, open along x; the engine minimises the length.
 // Every layout is checked by the independent validator (test/support/validate-nesting.ts).
 // Prints: instance, parts, our density, sparrow's mean density at 1200 s, the difference in
-// points, and whether the layout is valid.
+// points, the engine memory (the most any run grew to: a solve never frees it), and whether
+// the layout is valid.
 //
 // Environment:
 //   BENCH_NESTING_SECONDS    per instance, default 60
@@ -107,7 +108,7 @@ async function run(file: string, sparrow: Map<string, number>): Promise<string> 
   if (SVG_DIR) writeFileSync(join(SVG_DIR, `${name}.svg`), drawStrip(placed, length, H));
   const ref = sparrow.get(name);
   const valid = all && problems.length === 0 ? 'yes' : `NO (${all ? '' : 'parts left out; '}${problems.slice(0, 2).join('; ')})`;
-  return `| ${name} | ${solution.items.length} | ${length.toFixed(3)} | ${density.toFixed(2)} | ${ref?.toFixed(2) ?? '-'} | ${ref === undefined ? '-' : (density - ref).toFixed(2)} | ${solution.stats.iterations} | ${solution.compaction.improved}/${solution.compaction.attempts} | ${valid} |`;
+  return `| ${name} | ${solution.items.length} | ${length.toFixed(3)} | ${density.toFixed(2)} | ${ref?.toFixed(2) ?? '-'} | ${ref === undefined ? '-' : (density - ref).toFixed(2)} | ${solution.stats.iterations} | ${solution.compaction.improved}/${solution.compaction.attempts} | ${(solution.memoryBytes / 2 ** 20).toFixed(0)} | ${valid} |`;
 }
 
 const SHEET_RATIO = Number(process.env.BENCH_NESTING_SHEET_RATIO ?? 0.5);
@@ -161,7 +162,7 @@ if (process.env.BENCH_NESTING_SHEETS === '1') {
   for (const f of files) console.log(await runSheets(join(DIR, f)));
 } else {
   console.log(`nesting: ${files.length} ESICUP strip instances, ${SECONDS} s each, ${ROLL_RUNS} runs side by side, seed ${SEED} (sparrow: mean density of its 1200 s runs)\n`);
-  console.log('| instance | parts | length | density % | sparrow 1200 s mean % | diff (points) | evaluations | compactions | valid |');
-  console.log('|---|---|---|---|---|---|---|---|---|');
+  console.log('| instance | parts | length | density % | sparrow 1200 s mean % | diff (points) | evaluations | compactions | engine memory MB | valid |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const f of files) console.log(await run(join(DIR, f), sparrow));
 }

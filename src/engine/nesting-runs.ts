@@ -38,7 +38,7 @@ function cost(problem: NestingProblem, s: NestingSolution): [number, number] {
   return [unplaced, material];
 }
 
-/** The best of the runs that answered (earlier runs win ties); iterations add up over all runs. */
+/** The best of the runs that answered (earlier runs win ties); iterations add up over all runs, memory is the most any took. */
 function bestRun(problem: NestingProblem, runs: NestingSolution[]): NestingSolution {
   let best = runs[0]!;
   let bestCost = cost(problem, best);
@@ -50,7 +50,8 @@ function bestRun(problem: NestingProblem, runs: NestingSolution[]): NestingSolut
     }
   }
   const iterations = runs.reduce((sum, s) => sum + s.stats.iterations, 0);
-  return { ...best, stats: { ...best.stats, iterations, runs: runs.length } };
+  const memoryBytes = Math.max(...runs.map((s) => s.memoryBytes));
+  return { ...best, stats: { ...best.stats, iterations, runs: runs.length }, memoryBytes };
 }
 
 /** One run on a worker thread, with the same deadline as the caller's own; its answer is null when it fails. */

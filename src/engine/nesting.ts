@@ -73,6 +73,8 @@ export interface NestingSolution {
   stats: { iterations: number; elapsedMs: number; timeToBestMs: number; stoppedByDeadline: boolean; runs?: number };
   /** Compaction: on one roll, shorter layouts found and attempts; on sheets, sheets freed. */
   compaction: { improved: number; attempts: number };
+  /** How large the engine's memory grew (it is never freed during a solve: engine-as/nesting/asconfig.json). */
+  memoryBytes: number;
 }
 
 interface NestingExports {
@@ -98,7 +100,7 @@ export function encodeNesting(p: NestingProblem): Float64Array {
   return Float64Array.from(values);
 }
 
-function decodeNesting(out: Float64Array, startedAt: number, calledAt: number): NestingSolution {
+function decodeNesting(out: Float64Array, startedAt: number, calledAt: number, memoryBytes: number): NestingSolution {
   if (out.length < OUT_HEADER || out[0] !== 0) {
     throw new Error(`kerf nesting engine: input rejected (status ${out.length ? out[0] : 'none'})`);
   }
@@ -124,6 +126,7 @@ function decodeNesting(out: Float64Array, startedAt: number, calledAt: number): 
       stoppedByDeadline: out[5] === 1,
     },
     compaction: { improved: out[6]!, attempts: out[7]! },
+    memoryBytes,
   };
 }
 
@@ -131,8 +134,8 @@ function decodeNesting(out: Float64Array, startedAt: number, calledAt: number): 
 export function solveNesting(problem: NestingProblem, module: WebAssembly.Module): NestingSolution {
   const startedAt = performance.now();
   const input = encodeNesting(problem);
-  const { out, calledAt } = runFlat<NestingExports>(module, 'nesting engine', input, (engine) => engine.solveNesting());
-  return decodeNesting(out, startedAt, calledAt);
+  const { out, calledAt, memoryBytes } = runFlat<NestingExports>(module, 'nesting engine', input, (engine) => engine.solveNesting());
+  return decodeNesting(out, startedAt, calledAt, memoryBytes);
 }
 
 /** Where a point of the part's own frame lands on the stock. */

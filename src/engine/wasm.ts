@@ -57,12 +57,13 @@ export interface FlatEngine {
 
 /**
  * Copies `input` into a fresh instance, runs `call` (which returns the output length) and
- * returns the output, viewed after the call because memory may have grown during it.
+ * returns the output, viewed after the call because memory may have grown during it, and
+ * how large the instance's memory grew.
  */
-export function runFlat<T extends FlatEngine>(module: WebAssembly.Module, label: string, input: Float64Array, call: (engine: T) => number): { out: Float64Array; calledAt: number } {
+export function runFlat<T extends FlatEngine>(module: WebAssembly.Module, label: string, input: Float64Array, call: (engine: T) => number): { out: Float64Array; calledAt: number; memoryBytes: number } {
   const engine = instantiate<T>(module, label);
   new Float64Array(engine.memory.buffer, engine.inputPtr(input.length), input.length).set(input);
   const calledAt = performance.now();
   const length = call(engine);
-  return { out: new Float64Array(engine.memory.buffer, engine.outputPtr(), length), calledAt };
+  return { out: new Float64Array(engine.memory.buffer, engine.outputPtr(), length), calledAt, memoryBytes: engine.memory.buffer.byteLength };
 }

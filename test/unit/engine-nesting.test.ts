@@ -196,6 +196,37 @@ describe('nesting engine', () => {
     expect(short.stats.stoppedByDeadline).toBe(false);
     expect(short.items).toEqual(long.items);
   });
+
+  it('does not grow its memory with the effort (a solve never frees it)', () => {
+    // The engine's runtime never frees memory during a solve, so anything allocated per
+    // order evaluation, separation move or compaction attempt would grow with the effort.
+    const roll = (effort: number) => problem({
+      roll: true,
+      effort,
+      stock: [{ x0: 0, y0: 0, x1: 1000, y1: 50, q: 1, area: 50000 }],
+      types: [
+        { q: 6, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [L] },
+        { q: 6, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [TRIANGLE] },
+      ],
+    });
+    const sheets = (effort: number) => problem({
+      effort,
+      stock: [{ x0: 0, y0: 0, x1: 50, y1: 50, q: -1, area: 2500 }],
+      types: [
+        { q: 12, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [L] },
+        { q: 12, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [TRIANGLE] },
+      ],
+      gap: 1,
+      edge: 0.5,
+    });
+    for (const job of [roll, sheets]) {
+      const small = solveNesting(job(100), mod);
+      const large = solveNesting(job(2000), mod);
+      expect(large.stats.stoppedByDeadline).toBe(false);
+      expect(large.stats.iterations).toBeGreaterThan(5 * small.stats.iterations);
+      expect(large.memoryBytes).toBe(small.memoryBytes);
+    }
+  });
 });
 
 describe('shape checks before a job is accepted', () => {

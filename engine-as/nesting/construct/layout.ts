@@ -18,6 +18,16 @@ export class Sheet {
     this.stock = stock;
     this.openedAt = openedAt;
   }
+
+  /** Makes this record a copy of `o`, keeping its own items array. */
+  copyFrom(o: Sheet): void {
+    this.stock = o.stock;
+    this.openedAt = o.openedAt;
+    this.placedArea = o.placedArea;
+    const n = o.items.length;
+    this.items.length = n;
+    for (let i = 0; i < n; i++) unchecked((this.items[i] = unchecked(o.items[i])));
+  }
 }
 
 export class Layout {
@@ -32,6 +42,12 @@ export class Layout {
   xs: Float64Array = new Float64Array(0);
   ys: Float64Array = new Float64Array(0);
   sheets: Array<Sheet> = new Array<Sheet>();
+  /**
+   * Sheet records dropped by a copy or a rebuild, for the next sheet to reuse: the order
+   * search copies and rebuilds a layout on every move, and the engine's memory is never
+   * freed during a solve (asconfig: stub runtime), so these must not allocate.
+   */
+  private spare: Array<Sheet> = new Array<Sheet>();
   stockUsed: Int32Array = new Int32Array(0);
   spot: Spot = new Spot();
   /** When set, a rebuild that runs past it leaves the rest of the order unplaced. */
@@ -59,14 +75,25 @@ export class Layout {
     this.xs.set(o.xs);
     this.ys.set(o.ys);
     this.stockUsed.set(o.stockUsed);
-    this.sheets = new Array<Sheet>();
-    for (let s = 0; s < o.sheets.length; s++) {
+    const sheets = this.sheets;
+    const count = o.sheets.length;
+    while (sheets.length > count) this.spare.push(sheets.pop());
+    for (let s = 0; s < count; s++) {
       const src = o.sheets[s];
-      const c = new Sheet(src.stock, src.openedAt);
-      c.items = src.items.slice(0);
-      c.placedArea = src.placedArea;
-      this.sheets.push(c);
+      if (s == sheets.length) sheets.push(this.openSheet(src.stock, src.openedAt));
+      sheets[s].copyFrom(src);
     }
+  }
+
+  /** A sheet record for a new sheet, reused when one is spare. */
+  private openSheet(stock: i32, openedAt: i32): Sheet {
+    if (this.spare.length == 0) return new Sheet(stock, openedAt);
+    const sh = this.spare.pop();
+    sh.stock = stock;
+    sh.openedAt = openedAt;
+    sh.placedArea = 0;
+    sh.items.length = 0;
+    return sh;
   }
 
   /** Drops the placements of order positions >= from. */
@@ -74,6 +101,7 @@ export class Layout {
     while (this.sheets.length > 0 && this.sheets[this.sheets.length - 1].openedAt >= from) {
       const s = this.sheets.pop();
       this.stockUsed[s.stock]--;
+      this.spare.push(s);
     }
     for (let s = 0; s < this.sheets.length; s++) {
       const sh = this.sheets[s];
@@ -119,13 +147,13 @@ export class Layout {
     }
     const stock = this.pickStock(t);
     if (stock < 0) return;
-    const sh = new Sheet(stock, pos);
+    const sh = this.openSheet(stock, pos);
     this.sheets.push(sh);
     this.stockUsed[stock]++;
     if (findPlacement(this, sh, t, this.spot)) {
       this.record(pos, this.sheets.length - 1, sh);
     } else {
-      this.sheets.pop();
+      this.spare.push(this.sheets.pop());
       this.stockUsed[stock]--;
     }
   }

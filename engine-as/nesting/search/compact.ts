@@ -53,6 +53,10 @@ export class Compactor {
   improved: i32 = 0;
   attempts: i32 = 0;
   private largeArea: f64 = 0;
+  /** Snapshots of a cleared pool, for the next near misses (a solve never frees memory: nesting asconfig). */
+  private spare: Array<Parts> = new Array<Parts>(0);
+  /** Scratch for settleLeft: the parts by x. */
+  private byX: Int32Array;
 
   /** All of the layout's parts on its first sheet's stock row, or the given positions on `stockRow`. */
   constructor(layout: Layout, rng: Rng, budget: Budget, maxSweeps: i64, positions: Int32Array | null = null, stockRow: i32 = -1) {
@@ -79,6 +83,7 @@ export class Compactor {
       parts.ys[p] = layout.ys[pos[p]];
     }
     this.parts = parts;
+    this.byX = new Int32Array(n);
     this.sep = new Separator(parts, inst.gap, rng, budget, maxSweeps);
     const st = inst.stock[stockRow >= 0 ? stockRow : layout.sheets[0].stock];
     this.x1 = st.x1 - inst.edge;
@@ -109,7 +114,7 @@ export class Compactor {
       const ratio = RATIO_MIN + this.rng.float() * (ratioMax - RATIO_MIN);
       this.shrink(this.x0 + (bestLength - this.x0) * (1.0 - ratio), this.x0 + (bestLength - this.x0) * 0.5);
       this.attempts++;
-      pool.length = 0;
+      while (pool.length > 0) this.spare.push(pool.pop());
       poolLoss.length = 0;
       let fails = 0;
       while (true) {
@@ -126,7 +131,7 @@ export class Compactor {
         }
         // Keep the near miss, then restart from one of the better ones, shaken up.
         let k = poolLoss.length;
-        pool.push(parts.snapshot());
+        pool.push(this.copyOfParts());
         poolLoss.push(sep.tracker.total);
         while (k > 0 && poolLoss[k - 1] > poolLoss[k]) {
           const t = pool[k - 1];
@@ -205,7 +210,7 @@ export class Compactor {
     const parts = this.parts;
     const tracker = this.sep.tracker;
     const n = parts.n;
-    const byX = new Array<i32>(n);
+    const byX = this.byX;
     for (let p = 0; p < n; p++) {
       let k = p;
       while (k > 0 && parts.xs[byX[k - 1]] > parts.xs[p]) {
@@ -237,6 +242,19 @@ export class Compactor {
     }
     tracker.rebuild(parts);
     return parts.usedTo(this.x0);
+  }
+
+  /** A copy of the parts as they stand, in a spare snapshot when there is one. */
+  private copyOfParts(): Parts {
+    if (this.spare.length == 0) return this.parts.snapshot();
+    const c = this.spare.pop();
+    c.copyFrom(this.parts);
+    return c;
+  }
+
+  /** Gives the separator's n x n matrices back for the next compactor; this one is done. */
+  release(): void {
+    this.sep.release();
   }
 
   /** Area from which a part counts as large: the largest parts make up LARGE_SHARE of the total. */

@@ -69,6 +69,7 @@ export function emptyLastSheets(l: Layout, rng: Rng, budget: Budget, maxSweeps: 
         const compactor = new Compactor(l, rng, budget, left < SWEEPS_PER_FIT ? left : SWEEPS_PER_FIT, members, sh.stock);
         const fits = compactor.fitInside();
         spent += compactor.sweeps;
+        compactor.release();
         if (fits) {
           moveTo(l, pos, s, type.area);
           placed = true;

@@ -9,6 +9,29 @@ import { Shape } from "../collision/shape";
 import { f64At, i32At, refAt, setI32At } from "../geometry/raw";
 import { Parts } from "./parts";
 
+/**
+ * n x n matrices of trackers that are done (release), for the next tracker of that size: a
+ * solve never frees memory (nesting asconfig: stub runtime), and fitting parts into sheets
+ * builds trackers try after try.
+ */
+const spareMatrices = new Array<Float64Array>(0);
+
+/** An n x n matrix filled with `value`, a spare one when there is one of that size. */
+function matrix(n: i32, value: f64): Float64Array {
+  const len = n * n;
+  for (let k = spareMatrices.length - 1; k >= 0; k--) {
+    const m = spareMatrices[k];
+    if (m.length != len) continue;
+    spareMatrices[k] = spareMatrices[spareMatrices.length - 1];
+    spareMatrices.pop();
+    m.fill(value);
+    return m;
+  }
+  const m = new Float64Array(len);
+  if (value != 0) m.fill(value);
+  return m;
+}
+
 const GROWTH_MIN: f64 = 1.2;
 const GROWTH_MAX: f64 = 2.0;
 const DECAY: f64 = 0.95;
@@ -48,12 +71,16 @@ export class OverlapTracker {
   constructor(n: i32, gap: f64) {
     this.n = n;
     this.gap = gap;
-    this.overlap = new Float64Array(n * n);
+    this.overlap = matrix(n, 0);
     this.hits = new Int32Array(n);
     this.unsure = new Int32Array(n);
-    const weight = new Float64Array(n * n);
-    weight.fill(1.0);
-    this.weight = weight;
+    this.weight = matrix(n, 1.0);
+  }
+
+  /** Gives the matrices back for the next tracker; this one must not be used after. */
+  release(): void {
+    spareMatrices.push(this.overlap);
+    spareMatrices.push(this.weight);
   }
 
   /** Takes over another tracker's overlaps (same parts); the weights stay: a sweep does not change them. */

@@ -62,6 +62,13 @@ export class Separator {
     return this.sweeps >= this.maxSweeps || this.budget.expired();
   }
 
+  /** Gives the trackers' matrices back (OverlapTracker.release); this separator is done. */
+  release(): void {
+    this.tracker.release();
+    this.roundStartTracker.release();
+    this.roundBestTracker.release();
+  }
+
   /** Restores a state, keeping the weights. */
   restore(state: Parts): void {
     this.parts.copyFrom(state);
