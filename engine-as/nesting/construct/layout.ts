@@ -44,8 +44,8 @@ export class Layout {
   sheets: Array<Sheet> = new Array<Sheet>();
   /**
    * Sheet records dropped by a copy or a rebuild, for the next sheet to reuse: the order
-   * search copies and rebuilds a layout on every move, and the engine's memory is never
-   * freed during a solve (asconfig: stub runtime), so these must not allocate.
+   * search copies and rebuilds a layout on every move, and a solve never frees memory (stub
+   * runtime, see nesting.ts), so these must not allocate.
    */
   private spare: Array<Sheet> = new Array<Sheet>();
   stockUsed: Int32Array = new Int32Array(0);

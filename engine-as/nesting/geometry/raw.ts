@@ -1,6 +1,6 @@
 // Reads and writes straight from a typed array's memory, given its dataStart. The hot loops
-// use these: with the incremental runtime's shadow stack, the standard element accessors are
-// calls that the optimiser does not inline. Indices are never checked: callers keep them in range.
+// use these: the standard element accessors are bounds-checked calls that the optimiser does
+// not always inline. Indices are never checked: callers keep them in range.
 
 @inline export function f64At(base: usize, i: i32): f64 {
   return load<f64>(base + (<usize>i << 3));

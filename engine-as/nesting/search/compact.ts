@@ -53,7 +53,7 @@ export class Compactor {
   improved: i32 = 0;
   attempts: i32 = 0;
   private largeArea: f64 = 0;
-  /** Snapshots of a cleared pool, for the next near misses (a solve never frees memory: nesting asconfig). */
+  /** Snapshots of a cleared pool, for the next near misses (a solve never frees memory: see nesting.ts). */
   private spare: Array<Parts> = new Array<Parts>(0);
   /** Scratch for settleLeft: the parts by x. */
   private byX: Int32Array;

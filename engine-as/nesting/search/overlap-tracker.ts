@@ -11,7 +11,7 @@ import { Parts } from "./parts";
 
 /**
  * n x n matrices of trackers that are done (release), for the next tracker of that size: a
- * solve never frees memory (nesting asconfig: stub runtime), and fitting parts into sheets
+ * solve never frees memory (stub runtime, see nesting.ts), and fitting parts into sheets
  * builds trackers try after try.
  */
 const spareMatrices = new Array<Float64Array>(0);
