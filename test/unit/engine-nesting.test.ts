@@ -21,6 +21,33 @@ function problem(extra: Partial<NestingProblem>): NestingProblem {
   return { stock: [], types: [], gap: 0, edge: 0, roll: false, seed: 1, budgetMs: 20_000, effort: 150, ...extra };
 }
 
+/** Twelve ells and twelve triangles on 50 x 50 sheets, 1 apart and 0.5 from the edge (area bound 3 sheets). */
+function sheetJob(extra: Partial<NestingProblem>): NestingProblem {
+  return problem({
+    stock: [{ x0: 0, y0: 0, x1: 50, y1: 50, q: -1, area: 2500 }],
+    types: [
+      { q: 12, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [L] },
+      { q: 12, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [TRIANGLE] },
+    ],
+    gap: 1,
+    edge: 0.5,
+    ...extra,
+  });
+}
+
+/** Six ells and six triangles on a roll 50 wide. */
+function rollJob(extra: Partial<NestingProblem>): NestingProblem {
+  return problem({
+    roll: true,
+    stock: [{ x0: 0, y0: 0, x1: 1000, y1: 50, q: 1, area: 50000 }],
+    types: [
+      { q: 6, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [L] },
+      { q: 6, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [TRIANGLE] },
+    ],
+    ...extra,
+  });
+}
+
 const toPts = (flat: number[]): Pt[] => Array.from({ length: flat.length / 2 }, (_, i) => ({ x: flat[2 * i], y: flat[2 * i + 1] }));
 
 /** Placed shapes of a solution in stock coordinates, and the validator's verdict. */
@@ -141,17 +168,8 @@ describe('nesting engine', () => {
   });
 
   it('frees the last sheets by fitting their parts into the gaps of the earlier ones', () => {
-    // Ells and triangles on 50 x 50 sheets (area bound 3 sheets): bottom-left fill alone needs more.
-    const p = (sheetCompaction: boolean) => problem({
-      stock: [{ x0: 0, y0: 0, x1: 50, y1: 50, q: -1, area: 2500 }],
-      types: [
-        { q: 12, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [L] },
-        { q: 12, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [TRIANGLE] },
-      ],
-      gap: 1,
-      edge: 0.5,
-      sheetCompaction,
-    });
+    // Bottom-left fill alone needs more than the area bound of 3 sheets.
+    const p = (sheetCompaction: boolean) => sheetJob({ sheetCompaction });
     const before = solveNesting(p(false), mod);
     const after = solveNesting(p(true), mod);
     for (const [q, s] of [[p(false), before], [p(true), after]] as const) {
@@ -181,16 +199,7 @@ describe('nesting engine', () => {
   it("ends a roll's order search at the effort limit, not at a twentieth of a short budget", () => {
     // A service job (effort 500) whose budget is a few times what the search needs: the order
     // search used to get a twentieth of it, which it outran, so the layout hung on the clock.
-    const p = (budgetMs: number) => problem({
-      roll: true,
-      budgetMs,
-      effort: 500,
-      stock: [{ x0: 0, y0: 0, x1: 1000, y1: 50, q: 1, area: 50000 }],
-      types: [
-        { q: 6, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [L] },
-        { q: 6, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [TRIANGLE] },
-      ],
-    });
+    const p = (budgetMs: number) => rollJob({ budgetMs, effort: 500 });
     const short = solveNesting(p(8_000), mod);
     const long = solveNesting(p(60_000), mod);
     expect(short.stats.stoppedByDeadline).toBe(false);
@@ -200,28 +209,9 @@ describe('nesting engine', () => {
   it('does not grow its memory with the effort (a solve never frees it)', () => {
     // The engine's runtime never frees memory during a solve, so anything allocated per
     // order evaluation, separation move or compaction attempt would grow with the effort.
-    const roll = (effort: number) => problem({
-      roll: true,
-      effort,
-      stock: [{ x0: 0, y0: 0, x1: 1000, y1: 50, q: 1, area: 50000 }],
-      types: [
-        { q: 6, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [L] },
-        { q: 6, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [TRIANGLE] },
-      ],
-    });
-    const sheets = (effort: number) => problem({
-      effort,
-      stock: [{ x0: 0, y0: 0, x1: 50, y1: 50, q: -1, area: 2500 }],
-      types: [
-        { q: 12, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [L] },
-        { q: 12, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [TRIANGLE] },
-      ],
-      gap: 1,
-      edge: 0.5,
-    });
-    for (const job of [roll, sheets]) {
-      const small = solveNesting(job(100), mod);
-      const large = solveNesting(job(2000), mod);
+    for (const job of [rollJob, sheetJob]) {
+      const small = solveNesting(job({ effort: 100 }), mod);
+      const large = solveNesting(job({ effort: 2000 }), mod);
       expect(large.stats.stoppedByDeadline).toBe(false);
       expect(large.stats.iterations).toBeGreaterThan(5 * small.stats.iterations);
       expect(large.memoryBytes).toBe(small.memoryBytes);
