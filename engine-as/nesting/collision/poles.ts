@@ -134,8 +134,10 @@ export class PoleLanes {
  * depth times the smaller radius, where shallow or missing penetration decays smoothly to a
  * small positive value (after sparrow), so the proxy is never 0 and still falls as the
  * circles draw apart. Single precision, four pairs at a time: it only ranks overlaps.
+ * Every term is positive, so once the sum so far passes `bound` the whole does too: then it
+ * stops and returns Infinity.
  */
-export function penetration(a: PoleLanes, ax: f64, ay: f64, b: PoleLanes, bx: f64, by: f64, eps: f64): f64 {
+export function penetration(a: PoleLanes, ax: f64, ay: f64, b: PoleLanes, bx: f64, by: f64, eps: f64, bound: f64 = Infinity): f64 {
   // In b's frame: a's circles shifted by a's offset from b.
   const ox = <f32>(ax - bx);
   const oy = <f32>(ay - by);
@@ -167,6 +169,7 @@ export function penetration(a: PoleLanes, ax: f64, ay: f64, b: PoleLanes, bx: f6
       const depth = v128.bitselect(pd, decay, f32x4.ge(pd, vEps));
       acc = f32x4.add(acc, f32x4.mul(depth, f32x4.min(ra, rb)));
     }
+    if ((i & 3) == 3 && <f64>(f32x4.extract_lane(acc, 0) + f32x4.extract_lane(acc, 1) + f32x4.extract_lane(acc, 2) + f32x4.extract_lane(acc, 3)) > bound) return Infinity;
   }
   return <f64>(f32x4.extract_lane(acc, 0) + f32x4.extract_lane(acc, 1) + f32x4.extract_lane(acc, 2) + f32x4.extract_lane(acc, 3));
 }
