@@ -55,8 +55,6 @@ export class Compactor {
   private largeArea: f64 = 0;
   /** Snapshots of a cleared pool, for the next near misses (a solve never frees memory: see nesting.ts). */
   private spare: Array<Parts> = new Array<Parts>(0);
-  /** Scratch for settleLeft: the parts by x. */
-  private byX: Int32Array;
 
   /** All of the layout's parts on its first sheet's stock row, or the given positions on `stockRow`. */
   constructor(layout: Layout, rng: Rng, budget: Budget, maxSweeps: i64, positions: Int32Array | null = null, stockRow: i32 = -1) {
@@ -83,7 +81,6 @@ export class Compactor {
       parts.ys[p] = layout.ys[pos[p]];
     }
     this.parts = parts;
-    this.byX = new Int32Array(n);
     this.sep = new Separator(parts, inst.gap, rng, budget, maxSweeps);
     const st = inst.stock[stockRow >= 0 ? stockRow : layout.sheets[0].stock];
     this.x1 = st.x1 - inst.edge;
@@ -103,6 +100,8 @@ export class Compactor {
     this.largeArea = this.largeCutoff();
     let bestLength = parts.usedTo(this.x0);
     const best = parts.snapshot();
+    // settleLeft's scratch, once per run: sheet fitting's compactors never settle.
+    const byX = new Int32Array(parts.n);
     const left = this.budget.deadline - now();
     sep.budget = new Budget(left * EXPLORE_SHARE);
     // Exploration.
@@ -119,7 +118,7 @@ export class Compactor {
       let fails = 0;
       while (true) {
         if (sep.separate(EXPLORE_STRIKES, EXPLORE_IDLE_ROUNDS)) {
-          bestLength = this.settleLeft();
+          bestLength = this.settleLeft(byX);
           best.copyFrom(parts);
           this.improved++;
           break;
@@ -161,7 +160,7 @@ export class Compactor {
       this.shrink(this.x0 + (bestLength - this.x0) * (1.0 - ratio), this.x0 + this.rng.float() * (bestLength - this.x0));
       this.attempts++;
       if (sep.separate(COMPRESS_STRIKES, COMPRESS_IDLE_ROUNDS)) {
-        bestLength = this.settleLeft();
+        bestLength = this.settleLeft(byX);
         best.copyFrom(parts);
         this.improved++;
       }
@@ -205,12 +204,11 @@ export class Compactor {
     this.sep.tracker.rebuild(parts);
   }
 
-  /** Slides every part left as far as it stays clear, leftmost first; returns the new length. */
-  private settleLeft(): f64 {
+  /** Slides every part left as far as it stays clear, leftmost first (byX: scratch for their order); returns the new length. */
+  private settleLeft(byX: Int32Array): f64 {
     const parts = this.parts;
     const tracker = this.sep.tracker;
     const n = parts.n;
-    const byX = this.byX;
     for (let p = 0; p < n; p++) {
       let k = p;
       while (k > 0 && parts.xs[byX[k - 1]] > parts.xs[p]) {
