@@ -5,6 +5,7 @@
 
 import { inMaterial, segmentsWithin } from "../geometry/polygon";
 import { f64At, setF64At } from "../geometry/raw";
+import { polesMeet } from "./poles";
 import { EDGE_STRIDE, Shape } from "./shape";
 
 /** Scratch: b's edges near the overlap window, placed, in the shape's edge layout (grown as needed). */
@@ -69,4 +70,14 @@ export function conflict(a: Shape, ax: f64, ay: f64, b: Shape, bx: f64, by: f64,
   const bpx = unchecked(bp[0]) + bx;
   const bpy = unchecked(bp[1]) + by;
   return bpx > ax && bpx < ax + a.w && bpy > ay && bpy < ay + a.h && inMaterial(bpx, bpy, ap, a.ringStart, ax, ay);
+}
+
+/**
+ * The same answer as `conflict`, sooner for deep overlaps: when the largest inner circles of
+ * the two shapes meet, they surely conflict, and the exact test is skipped.
+ */
+export function collides(a: Shape, ax: f64, ay: f64, b: Shape, bx: f64, by: f64, gap: f64): bool {
+  if (ax >= bx + b.w + gap || bx >= ax + a.w + gap || ay >= by + b.h + gap || by >= ay + a.h + gap) return false;
+  if (a.polesInside && b.polesInside && polesMeet(a.poleLanes, ax, ay, b.poleLanes, bx, by, gap)) return true;
+  return conflict(a, ax, ay, b, bx, by, gap);
 }

@@ -4,7 +4,7 @@
 // the position whose right edge is furthest left (then lowest). The winner is then slid down
 // and left until it touches, so parts nestle into each other's concavities and holes.
 
-import { conflict } from "../collision/overlap";
+import { collides } from "../collision/overlap";
 import { Shape } from "../collision/shape";
 import { Layout, Sheet } from "./layout";
 
@@ -59,10 +59,10 @@ function free(layout: Layout, sheet: Sheet, shape: Shape, x: f64, y: f64): bool 
   if (n == 0) return true;
   const gap = layout.inst.gap;
   // The part that blocked last time is the likeliest to block again.
-  if (lastBlocker < n && conflict(shape, x, y, unchecked(scopeShapes[lastBlocker]), unchecked(scopeX[lastBlocker]), unchecked(scopeY[lastBlocker]), gap)) return false;
+  if (lastBlocker < n && collides(shape, x, y, unchecked(scopeShapes[lastBlocker]), unchecked(scopeX[lastBlocker]), unchecked(scopeY[lastBlocker]), gap)) return false;
   for (let k = 0; k < n; k++) {
     if (k == lastBlocker) continue;
-    if (conflict(shape, x, y, unchecked(scopeShapes[k]), unchecked(scopeX[k]), unchecked(scopeY[k]), gap)) {
+    if (collides(shape, x, y, unchecked(scopeShapes[k]), unchecked(scopeX[k]), unchecked(scopeY[k]), gap)) {
       lastBlocker = k;
       return false;
     }

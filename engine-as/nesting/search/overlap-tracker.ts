@@ -3,7 +3,7 @@
 // the pair keeps colliding (guided local search). Moving one part recomputes only its row,
 // so the total and the colliding parts are always at hand.
 
-import { conflict } from "../collision/overlap";
+import { collides, conflict } from "../collision/overlap";
 import { penetration, polesMeet } from "../collision/poles";
 import { Shape } from "../collision/shape";
 import { f64At, i32At, refAt, setI32At } from "../geometry/raw";
@@ -41,10 +41,7 @@ const DECAY: f64 = 0.95;
  * else a positive measure from their inner circles that falls as they draw apart.
  */
 export function pairOverlap(a: Shape, ax: f64, ay: f64, b: Shape, bx: f64, by: f64, gap: f64): f64 {
-  if (ax >= bx + b.w + gap || bx >= ax + a.w + gap || ay >= by + b.h + gap || by >= ay + a.h + gap) return 0;
-  const sure = a.polesInside && b.polesInside && polesMeet(a.poleLanes, ax, ay, b.poleLanes, bx, by, gap);
-  if (!sure && !conflict(a, ax, ay, b, bx, by, gap)) return 0;
-  return proxy(a, ax, ay, b, bx, by);
+  return collides(a, ax, ay, b, bx, by, gap) ? proxy(a, ax, ay, b, bx, by) : 0;
 }
 
 /**
