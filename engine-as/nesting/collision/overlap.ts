@@ -1,7 +1,8 @@
 // Exact pairwise conflict test with clearance: two placed shapes conflict when any edge of
 // one comes closer than `gap` to an edge of the other, or when one lies in the other's
 // material (a part inside another's hole does not). Bounding boxes and per-edge boxes
-// (precomputed with the shape) cut the work before any segment distance is computed.
+// (precomputed with the shape) cut the work before any segment distance is computed;
+// `collides` first asks the shapes' largest inner circles, which settle deep overlaps.
 
 import { inMaterial, segmentsWithin } from "../geometry/polygon";
 import { f64At, setF64At } from "../geometry/raw";
