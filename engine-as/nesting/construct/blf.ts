@@ -40,7 +40,7 @@ function scopeBand(layout: Layout, sheet: Sheet, y0: f64, y1: f64): void {
   const gap = inst.gap;
   for (let k = 0; k < sheet.items.length; k++) {
     const pos = unchecked(sheet.items[k]);
-    const other = inst.types[unchecked(layout.itemType[unchecked(layout.order[pos])])].shapes[unchecked(layout.shapeOf[pos])];
+    const other = layout.placedShape(pos);
     const oy = unchecked(layout.ys[pos]);
     if (oy >= y1 + gap || oy + other.h + gap <= y0) continue;
     scopeShapes.push(other);
@@ -172,7 +172,7 @@ function frontier(layout: Layout, sheet: Sheet, y0: f64, y1: f64): f64 {
   let m: f64 = -Infinity;
   for (let k = 0; k < sheet.items.length; k++) {
     const pos = unchecked(sheet.items[k]);
-    const other = inst.types[unchecked(layout.itemType[unchecked(layout.order[pos])])].shapes[unchecked(layout.shapeOf[pos])];
+    const other = layout.placedShape(pos);
     const oy = unchecked(layout.ys[pos]);
     if (oy >= y1 + gap || oy + other.h + gap <= y0) continue;
     m = Math.max(m, unchecked(layout.xs[pos]) + other.w + gap + inst.hair);
@@ -191,13 +191,26 @@ function collectColumns(layout: Layout, sheet: Sheet, shape: Shape, y: f64, xMin
   const gap = inst.gap;
   for (let k = 0; k < sheet.items.length; k++) {
     const pos = unchecked(sheet.items[k]);
-    const other = inst.types[unchecked(layout.itemType[unchecked(layout.order[pos])])].shapes[unchecked(layout.shapeOf[pos])];
+    const other = layout.placedShape(pos);
     const oy = unchecked(layout.ys[pos]);
     if (oy >= y + shape.h + gap || oy + other.h + gap <= y) continue;
     const right = unchecked(layout.xs[pos]) + other.w + gap + inst.hair;
     if (right > xMin && right <= xLimit) cols.push(right);
   }
-  cols.sort();
+  sortAscending(cols);
+}
+
+/** Insertion sort: these lists are short, and Array#sort calls its comparator per comparison. */
+function sortAscending(a: Array<f64>): void {
+  for (let i = 1; i < a.length; i++) {
+    const v = unchecked(a[i]);
+    let j = i;
+    while (j > 0 && unchecked(a[j - 1]) > v) {
+      unchecked((a[j] = a[j - 1]));
+      j--;
+    }
+    unchecked((a[j] = v));
+  }
 }
 
 function collectRows(layout: Layout, sheet: Sheet, shape: Shape, yMin: f64, yMax: f64, merge: f64): void {
@@ -207,15 +220,15 @@ function collectRows(layout: Layout, sheet: Sheet, shape: Shape, yMin: f64, yMax
   const inst = layout.inst;
   const gap = inst.gap;
   for (let k = 0; k < sheet.items.length; k++) {
-    const pos = sheet.items[k];
-    const other = inst.types[layout.itemType[layout.order[pos]]].shapes[layout.shapeOf[pos]];
-    const above = layout.ys[pos] + other.h + gap + inst.hair;
-    const below = layout.ys[pos] - gap - inst.hair - shape.h;
+    const pos = unchecked(sheet.items[k]);
+    const other = layout.placedShape(pos);
+    const above = unchecked(layout.ys[pos]) + other.h + gap + inst.hair;
+    const below = unchecked(layout.ys[pos]) - gap - inst.hair - shape.h;
     if (above > yMin && above < yMax) rows.push(above);
     if (below > yMin && below < yMax) rows.push(below);
   }
   // Contact rows closer than `merge` add nothing: keep the lowest of each cluster.
-  rows.sort();
+  sortAscending(rows);
   let w = 0;
   for (let r = 0; r < rows.length; r++) {
     if (w == 0 || rows[r] - rows[w - 1] > merge) rows[w++] = rows[r];
@@ -230,7 +243,7 @@ function collectRows(layout: Layout, sheet: Sheet, shape: Shape, yMin: f64, yMax
     for (let r = 0; r < contacts && !near; r++) near = Math.abs(unchecked(rows[r]) - y) <= merge;
     if (!near) rows.push(y);
   }
-  rows.sort();
+  sortAscending(rows);
 }
 
 /** Smallest free x in (blocked, freeX], assuming freeness changes once in between. */

@@ -4,6 +4,7 @@
 // change at position i only needs the order rebuilt from i (see `rebuildFrom`).
 
 import { Budget } from "../../common/clock";
+import { Shape } from "../collision/shape";
 import { Instance } from "../instance";
 import { findPlacement, Spot } from "./blf";
 
@@ -186,14 +187,19 @@ export class Layout {
     return best;
   }
 
+  /** The shape (orientation) the part at order position `pos` is placed with. */
+  @inline
+  placedShape(pos: i32): Shape {
+    return unchecked(unchecked(this.inst.types[unchecked(this.itemType[unchecked(this.order[pos])])]).shapes[unchecked(this.shapeOf[pos])]);
+  }
+
   /** Right-most extent of the parts on a sheet (the used length along x). */
   usedTo(sh: Sheet): f64 {
     const st = this.inst.stock[sh.stock];
     let m = st.x0;
     for (let k = 0; k < sh.items.length; k++) {
       const pos = sh.items[k];
-      const shape = this.inst.types[this.itemType[this.order[pos]]].shapes[this.shapeOf[pos]];
-      m = Math.max(m, this.xs[pos] + shape.w);
+      m = Math.max(m, this.xs[pos] + this.placedShape(pos).w);
     }
     return m;
   }
