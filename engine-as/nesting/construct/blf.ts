@@ -200,8 +200,15 @@ function collectColumns(layout: Layout, sheet: Sheet, shape: Shape, y: f64, xMin
   sortAscending(cols);
 }
 
-/** Insertion sort: these lists are short, and Array#sort calls its comparator per comparison. */
+/** Lists up to this long are sorted by insertion (a sheet with many parts has long lists). */
+const SHORT_LIST = 64;
+
+/** Sorts ascending; short lists by insertion, since Array#sort calls its comparator per comparison. */
 function sortAscending(a: Array<f64>): void {
+  if (a.length > SHORT_LIST) {
+    a.sort();
+    return;
+  }
   for (let i = 1; i < a.length; i++) {
     const v = unchecked(a[i]);
     let j = i;
