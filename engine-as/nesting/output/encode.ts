@@ -48,7 +48,7 @@ export function encodeResult(search: Search): Float64Array {
     out[p] = t;
     out[p + 1] = l.sheetOf[pos];
     if (l.sheetOf[pos] >= 0) {
-      const shape = inst.types[t].shapes[l.shapeOf[pos]];
+      const shape = l.placedShape(pos);
       out[p + 2] = shape.angle;
       out[p + 3] = shape.mirror ? 1 : 0;
       out[p + 4] = shape.cos;
