@@ -11,6 +11,14 @@ import type { PartIssue } from './problem.js';
 /** Evaluations of the search in a service job: the same request and seed give the same layout. */
 export const SERVICE_EFFORT = 500;
 
+/**
+ * The search's limits: the service's effort, or with `searchTime` the clock alone (seconds,
+ * within the job's budget).
+ */
+function searchLimits(searchTime: number | undefined, budgetMs: number, effort: number): { budgetMs: number; effort: number } {
+  return searchTime === undefined ? { budgetMs, effort } : { budgetMs: Math.min(budgetMs, searchTime * 1000), effort: 0 };
+}
+
 export interface MappedNesting {
   problem: NestingProblem;
   /** Per part row: why no stock can take it (undefined when some may). */
@@ -123,8 +131,7 @@ export function toNestingProblem(request: CalcRequest, budgetMs: number, effort 
       edge,
       roll,
       seed: saw.options.seed,
-      budgetMs,
-      effort,
+      ...searchLimits(nesting.searchTime, budgetMs, effort),
     },
   };
 }

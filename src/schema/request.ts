@@ -42,6 +42,8 @@ const nestingOptions = z.object({
     .describe('kerf addition (cutType nesting): angle step in degrees tried with freeRotation.'),
   mirror: z.boolean().default(false)
     .describe('kerf addition (cutType nesting): parts may also be placed mirrored (flipped over); the result says so in mirrored.'),
+  searchTime: positiveNumber.pipe(z.number().max(3600, 'must be at most 3600 seconds')).optional()
+    .describe('kerf addition (cutType nesting): seconds to search for a better layout, up to the job budget (30 s unless the service is configured otherwise). Absent: the search stops after a fixed effort, and the same request and seed give the same layout; with searchTime the layout can differ from run to run.'),
 }).describe('kerf addition: true-shape nesting settings.');
 
 const sawOptions = z.object({
@@ -161,7 +163,7 @@ export interface CalcRequest {
     bladeWidth: number;
     stackHeight: number;
     guillotineOptions: { strategy: 'efficiency' | 'time'; maxPhase: number; headCuts: boolean };
-    nestingOptions?: { freeRotation: boolean; rotationStep: number; mirror: boolean };
+    nestingOptions?: { freeRotation: boolean; rotationStep: number; mirror: boolean; searchTime?: number };
     options: { stockSelection: 'efficiency' | 'smallest'; minSpacing: number; stackingMode: string; minOffcut?: number; seed: number };
   };
   stock: CalcStock[];

@@ -315,6 +315,47 @@ describe('nesting on rolls: two searches side by side', () => {
   });
 });
 
+describe('nesting on rolls: a longer search on request', () => {
+  const request = (nestingOptions?: object) => ({
+    saw: { cutType: 'nesting', stockType: 'roll', bladeWidth: 3, ...(nestingOptions ? { nestingOptions } : {}) },
+    stock: [{ l: 10000, w: 600 }],
+    parts: [{ l: 300, w: 200, q: 6, outline: shapes.lShape }, { l: 240, w: 160, q: 6, outline: shapes.triangle }],
+  });
+
+  it('searches for saw.nestingOptions.searchTime seconds instead of stopping at the fixed effort', async () => {
+    const quick = await solve(request());
+    const long = await solve(request({ searchTime: 3 }));
+    expect(quick.metadata.engine.stoppedByDeadline).toBe(false);
+    expect(long.metadata.engine.stoppedByDeadline).toBe(true);
+    // Its own time, less the engine's small reserve for writing the layout; not the job budget.
+    expect(long.metadata.engine.elapsedMs).toBeGreaterThan(2500);
+    expect(long.metadata.engine.elapsedMs).toBeLessThan(10_000);
+    expect(long.metadata.engine.iterations).toBeGreaterThan(quick.metadata.engine.iterations);
+    expect(placed(long)).toHaveLength(12);
+  });
+
+  it('ends at the job budget when searchTime asks for more', async () => {
+    const short = await startServer({ env: { KERF_RATE_PER_MINUTE: '10000', KERF_JOB_BUDGET_MS: '2000' } });
+    try {
+      const started = Date.now();
+      const result = await solveChecked(short.url, DEV_KEY, request({ searchTime: 600 }), validateNestingRecord);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(result.metadata.engine.stoppedByDeadline).toBe(true);
+      expect(placed(result)).toHaveLength(12);
+    } finally {
+      await short.stop();
+    }
+  });
+
+  it('refuses a searchTime that is not a positive number of seconds up to 3600', async () => {
+    for (const searchTime of [0, -1, 3601, 'long']) {
+      const reply = await post(request({ searchTime }));
+      expect(reply.status).toBe(400);
+      expect(reply.json.details.issues[0].path).toBe('saw.nestingOptions.searchTime');
+    }
+  });
+});
+
 describe('bad shapes are refused with the field named', () => {
   const base = { saw: { cutType: 'nesting' }, stock: [{ l: 1000, w: 500 }] };
   const issue = async (part: unknown) => {
