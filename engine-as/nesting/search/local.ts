@@ -15,6 +15,14 @@ import { downsizeSheets } from "./downsize";
 import { emptyLastSheets } from "./empty-last";
 
 const HISTORY = 40;
+/**
+ * One roll at an effort limit: order evaluations and strip compaction sweeps per unit of
+ * effort. Compaction is what shortens the strip: at the service's effort (500), 50
+ * evaluations and 5,000 sweeps gave 1.9 points more density on the 13 ESICUP strips than
+ * 250 and 1,000, in about the same time.
+ */
+const ROLL_ORDER_PER_EFFORT: f64 = 0.1;
+const ROLL_SWEEPS_PER_EFFORT: f64 = 10;
 
 /** Sort keys of the start order (a global: AssemblyScript comparators cannot capture). */
 let sortKeys = new Array<f64>(0);
@@ -78,13 +86,13 @@ export class Search {
     const compactable = inst.roll && n <= MAX_COMPACT_ITEMS && this.best.sheets.length == 1 && this.best.unplaced() == 0;
     const orderShare: f64 = !compactable ? 0.9 : inst.effort > 0 ? 0.5 : 0.05;
     const orderBudget = new Budget((this.budget.deadline - this.budget.start) * orderShare);
-    const orderEffort = compactable ? inst.effort * 0.5 : inst.effort;
+    const orderEffort = compactable ? inst.effort * ROLL_ORDER_PER_EFFORT : inst.effort;
     // Reordering copies of one part changes nothing: with a single type there is no order to search.
     if (n >= 2 && inst.types.length >= 2) this.searchOrder(current, currentCost, rng, orderBudget, orderEffort);
     // Judged now: the order phase's own clock keeps running through compaction.
     const orderCutShort = orderBudget.expired();
     if (compactable && this.best.sheets.length == 1 && this.best.unplaced() == 0) {
-      const maxSweeps: i64 = inst.effort > 0 ? <i64>(inst.effort * 2) : i64.MAX_VALUE;
+      const maxSweeps: i64 = inst.effort > 0 ? <i64>(inst.effort * ROLL_SWEEPS_PER_EFFORT) : i64.MAX_VALUE;
       const compactor = new Compactor(this.best, rng, this.budget, maxSweeps);
       compactor.run();
       this.evaluations += <i32>compactor.sweeps;
