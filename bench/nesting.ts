@@ -4,8 +4,9 @@
 // instance is one roll as high as the strip, open along x; the engine minimises the length.
 // Every layout is checked by the independent validator (test/support/validate-nesting.ts).
 // Prints: instance, parts, our density, sparrow's mean density at 1200 s, the difference in
-// points, the engine memory (the most any run grew to: a solve never frees it), and whether
-// the layout is valid.
+// points, the density a service job gets at its fixed effort (no searchTime) and how long it
+// took, the engine memory (the most any run grew to: a solve never frees it), and whether
+// the layouts are valid.
 //
 // Environment:
 //   BENCH_NESTING_SECONDS    per instance, default 60
@@ -23,12 +24,15 @@ import { readFileSync, readdirSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { placePoint, type NestingProblem } from '../src/engine/nesting.js';
 import { ROLL_RUNS, solveNestingRuns } from '../src/engine/nesting-runs.js';
+import { SERVICE_EFFORT } from '../src/engine/nesting-problem.js';
 import { checkPlacements, materialArea, type PlacedShape, type Pt } from '../test/support/validate-nesting.js';
 
 const DIR = process.env.BENCH_NESTING_DIR ?? '/work/shared/bench/instances/irregular-strip-esicup';
 const SECONDS = Number(process.env.BENCH_NESTING_SECONDS ?? 60);
 const SEED = Number(process.env.BENCH_NESTING_SEED ?? 1);
 const SVG_DIR = process.env.BENCH_NESTING_SVG;
+/** The job budget a service job gets by default (KERF_JOB_BUDGET_MS). */
+const SERVICE_BUDGET_MS = 30_000;
 const ONLY = (process.env.BENCH_NESTING_INSTANCES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
 interface JaguaItem { id: number; demand: number; allowed_orientations?: number[]; shape: { type: string; data: number[][] } }
@@ -68,9 +72,8 @@ function drawStrip(placed: PlacedShape[], length: number, height: number): strin
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${(length * scale).toFixed(0)}" height="${(height * scale).toFixed(0)}"><rect width="100%" height="100%" fill="#fff" stroke="#000"/>${shapes.join('')}</svg>\n`;
 }
 
-async function run(file: string, sparrow: Map<string, number>): Promise<string> {
-  const inst = JSON.parse(readFileSync(file, 'utf8')) as JaguaInstance;
-  const name = file.split('/').pop()!.replace(/\.json$/, '');
+/** One strip solve as a roll job runs it, on the clock (effort 0) or at an effort limit: the layout's length, density and validity. */
+async function solveStrip(inst: JaguaInstance, effort: number, budgetMs: number) {
   const H = inst.strip_height;
   const CAP = 1e9;
   const problem: NestingProblem = {
@@ -86,8 +89,8 @@ async function run(file: string, sparrow: Map<string, number>): Promise<string> 
     edge: 0,
     roll: true,
     seed: SEED,
-    budgetMs: SECONDS * 1000,
-    effort: 0,
+    budgetMs,
+    effort,
   };
   const solution = await solveNestingRuns(problem);
   const placed: PlacedShape[] = [];
@@ -104,11 +107,22 @@ async function run(file: string, sparrow: Map<string, number>): Promise<string> 
   const length = Math.max(...placed.map((p) => Math.max(...p.rings[0].map((q) => q.x))));
   const problems = checkPlacements(placed, new Map([['0', { x0: 0, y0: 0, x1: CAP, y1: H }]]), 0, 0, H * 1e-7);
   const all = solution.items.length === placed.length;
-  const density = (100 * area) / (length * H);
-  if (SVG_DIR) writeFileSync(join(SVG_DIR, `${name}.svg`), drawStrip(placed, length, H));
-  const ref = sparrow.get(name);
   const valid = all && problems.length === 0 ? 'yes' : `NO (${all ? '' : 'parts left out; '}${problems.slice(0, 2).join('; ')})`;
-  return `| ${name} | ${solution.items.length} | ${length.toFixed(3)} | ${density.toFixed(2)} | ${ref?.toFixed(2) ?? '-'} | ${ref === undefined ? '-' : (density - ref).toFixed(2)} | ${solution.stats.iterations} | ${solution.compaction.improved}/${solution.compaction.attempts} | ${(solution.memoryBytes / 2 ** 20).toFixed(0)} | ${valid} |`;
+  return { solution, placed, length, density: (100 * area) / (length * H), valid };
+}
+
+/** The benchmark's run on the clock, then the service's fixed effort (what a job gets without searchTime). */
+async function run(file: string, sparrow: Map<string, number>): Promise<string> {
+  const inst = JSON.parse(readFileSync(file, 'utf8')) as JaguaInstance;
+  const name = file.split('/').pop()!.replace(/\.json$/, '');
+  const { solution, placed, length, density, valid } = await solveStrip(inst, 0, SECONDS * 1000);
+  if (SVG_DIR) writeFileSync(join(SVG_DIR, `${name}.svg`), drawStrip(placed, length, inst.strip_height));
+  const started = performance.now();
+  const service = await solveStrip(inst, SERVICE_EFFORT, SERVICE_BUDGET_MS);
+  const serviceSeconds = (performance.now() - started) / 1000;
+  const ref = sparrow.get(name);
+  const validity = service.valid === 'yes' ? valid : `${valid}; service default ${service.valid}`;
+  return `| ${name} | ${solution.items.length} | ${length.toFixed(3)} | ${density.toFixed(2)} | ${ref?.toFixed(2) ?? '-'} | ${ref === undefined ? '-' : (density - ref).toFixed(2)} | ${service.density.toFixed(2)} (${serviceSeconds.toFixed(1)} s) | ${solution.stats.iterations} | ${solution.compaction.improved}/${solution.compaction.attempts} | ${(solution.memoryBytes / 2 ** 20).toFixed(0)} | ${validity} |`;
 }
 
 const SHEET_RATIO = Number(process.env.BENCH_NESTING_SHEET_RATIO ?? 0.5);
@@ -162,7 +176,7 @@ if (process.env.BENCH_NESTING_SHEETS === '1') {
   for (const f of files) console.log(await runSheets(join(DIR, f)));
 } else {
   console.log(`nesting: ${files.length} ESICUP strip instances, ${SECONDS} s each, ${ROLL_RUNS} runs side by side, seed ${SEED} (sparrow: mean density of its 1200 s runs)\n`);
-  console.log('| instance | parts | length | density % | sparrow 1200 s mean % | diff (points) | evaluations | compactions | engine memory MB | valid |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('| instance | parts | length | density % | sparrow 1200 s mean % | diff (points) | service default density % (time) | evaluations | compactions | engine memory MB | valid |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const f of files) console.log(await run(join(DIR, f), sparrow));
 }
