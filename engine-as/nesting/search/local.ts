@@ -1,7 +1,8 @@
 // The search: a bottom-left-fill start (largest parts first), then late-acceptance hill
 // climbing on swaps and moves of order positions; each candidate rebuilds the layout only
 // from the first changed position (the prefix is kept), so moves near the end are cheap. On
-// one roll, strip compaction (compact.ts) takes over after a twentieth of the time; on sheets,
+// one roll, strip compaction (compact.ts) takes over after a twentieth of the time (at an
+// effort limit, after a few order evaluations: compaction gets most of it); on sheets,
 // the last sheet's parts are fitted into the earlier sheets to free it (empty-last.ts), then
 // each sheet is moved to the smallest stock that takes it (downsize.ts). Every phase
 // stops at the effort limit (deterministic) or at the budget.
