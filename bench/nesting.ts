@@ -25,14 +25,15 @@ import { join } from 'node:path';
 import { placePoint, type NestingProblem } from '../src/engine/nesting.js';
 import { ROLL_RUNS, solveNestingRuns } from '../src/engine/nesting-runs.js';
 import { SERVICE_EFFORT } from '../src/engine/nesting-problem.js';
+import { loadConfig } from '../src/config.js';
 import { checkPlacements, materialArea, type PlacedShape, type Pt } from '../test/support/validate-nesting.js';
 
 const DIR = process.env.BENCH_NESTING_DIR ?? '/work/shared/bench/instances/irregular-strip-esicup';
 const SECONDS = Number(process.env.BENCH_NESTING_SECONDS ?? 60);
 const SEED = Number(process.env.BENCH_NESTING_SEED ?? 1);
 const SVG_DIR = process.env.BENCH_NESTING_SVG;
-/** The job budget a service job gets by default (KERF_JOB_BUDGET_MS). */
-const SERVICE_BUDGET_MS = 30_000;
+/** The job budget a service job gets (KERF_JOB_BUDGET_MS, as the service reads it). */
+const SERVICE_BUDGET_MS = loadConfig().jobBudgetMs;
 const ONLY = (process.env.BENCH_NESTING_INSTANCES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
 interface JaguaItem { id: number; demand: number; allowed_orientations?: number[]; shape: { type: string; data: number[][] } }
