@@ -1,13 +1,16 @@
 // Exact pairwise conflict test with clearance: two placed shapes conflict when any edge of
 // one comes closer than `gap` to an edge of the other, or when one lies in the other's
-// material (a part inside another's hole does not). Bounding boxes and per-edge boxes
-// (precomputed with the shape) cut the work before any segment distance is computed;
+// material (a part inside another's hole does not). Bounding boxes, then boxes per chunk of
+// edges and per edge (precomputed with the shape) cut the work before any segment distance
+// is computed: most calls find only a few edges near the other shape;
 // `collides` first asks the shapes' largest inner circles, which settle deep overlaps.
 
 import { inMaterial, segmentsWithin } from "../geometry/polygon";
 import { f64At, setF64At } from "../geometry/raw";
 import { polesMeet } from "./poles";
-import { EDGE_STRIDE, Shape } from "./shape";
+import { CHUNK_EDGES, EDGE_STRIDE, Shape } from "./shape";
+
+const CHUNK_VALUES = CHUNK_EDGES * EDGE_STRIDE;
 
 /** Scratch: b's edges near the overlap window, placed, in the shape's edge layout (grown as needed). */
 let nearEdges = new Float64Array(256);
@@ -30,34 +33,46 @@ export function conflict(a: Shape, ax: f64, ay: f64, b: Shape, bx: f64, by: f64,
   let m = 0;
   {
     const l = loX - bx, h = hiX - bx, d = loY - by, t = hiY - by;
-    for (let k = 0; k < bLen; k += EDGE_STRIDE) {
-      if (f64At(be, k + 5) < l || f64At(be, k + 4) > h || f64At(be, k + 7) < d || f64At(be, k + 6) > t) continue;
-      setF64At(near, m, f64At(be, k) + bx);
-      setF64At(near, m + 1, f64At(be, k + 1) + by);
-      setF64At(near, m + 2, f64At(be, k + 2) + bx);
-      setF64At(near, m + 3, f64At(be, k + 3) + by);
-      setF64At(near, m + 4, f64At(be, k + 4) + bx - gap);
-      setF64At(near, m + 5, f64At(be, k + 5) + bx + gap);
-      setF64At(near, m + 6, f64At(be, k + 6) + by - gap);
-      setF64At(near, m + 7, f64At(be, k + 7) + by + gap);
-      m += EDGE_STRIDE;
+    const bc = b.chunks.dataStart;
+    for (let c = 0, nc = b.chunkCount; c < nc; c++) {
+      if (f64At(bc, (c << 2) + 1) < l || f64At(bc, c << 2) > h || f64At(bc, (c << 2) + 3) < d || f64At(bc, (c << 2) + 2) > t) continue;
+      const from = c * CHUNK_VALUES;
+      const to = min(from + CHUNK_VALUES, bLen);
+      for (let k = from; k < to; k += EDGE_STRIDE) {
+        if (f64At(be, k + 5) < l || f64At(be, k + 4) > h || f64At(be, k + 7) < d || f64At(be, k + 6) > t) continue;
+        setF64At(near, m, f64At(be, k) + bx);
+        setF64At(near, m + 1, f64At(be, k + 1) + by);
+        setF64At(near, m + 2, f64At(be, k + 2) + bx);
+        setF64At(near, m + 3, f64At(be, k + 3) + by);
+        setF64At(near, m + 4, f64At(be, k + 4) + bx - gap);
+        setF64At(near, m + 5, f64At(be, k + 5) + bx + gap);
+        setF64At(near, m + 6, f64At(be, k + 6) + by - gap);
+        setF64At(near, m + 7, f64At(be, k + 7) + by + gap);
+        m += EDGE_STRIDE;
+      }
     }
   }
   if (m > 0) {
     const ae = a.edges.dataStart;
     const aLen = a.edgeValues;
     const l = loX - ax, h = hiX - ax, d = loY - ay, t = hiY - ay;
-    for (let k = 0; k < aLen; k += EDGE_STRIDE) {
-      if (f64At(ae, k + 5) < l || f64At(ae, k + 4) > h || f64At(ae, k + 7) < d || f64At(ae, k + 6) > t) continue;
-      const eMinX = f64At(ae, k + 4) + ax, eMaxX = f64At(ae, k + 5) + ax;
-      const eMinY = f64At(ae, k + 6) + ay, eMaxY = f64At(ae, k + 7) + ay;
-      const p1x = f64At(ae, k) + ax;
-      const p1y = f64At(ae, k + 1) + ay;
-      const p2x = f64At(ae, k + 2) + ax;
-      const p2y = f64At(ae, k + 3) + ay;
-      for (let j = 0; j < m; j += EDGE_STRIDE) {
-        if (f64At(near, j + 5) < eMinX || f64At(near, j + 4) > eMaxX || f64At(near, j + 7) < eMinY || f64At(near, j + 6) > eMaxY) continue;
-        if (segmentsWithin(p1x, p1y, p2x, p2y, f64At(near, j), f64At(near, j + 1), f64At(near, j + 2), f64At(near, j + 3), gap, gap2)) return true;
+    const ac = a.chunks.dataStart;
+    for (let c = 0, nc = a.chunkCount; c < nc; c++) {
+      if (f64At(ac, (c << 2) + 1) < l || f64At(ac, c << 2) > h || f64At(ac, (c << 2) + 3) < d || f64At(ac, (c << 2) + 2) > t) continue;
+      const from = c * CHUNK_VALUES;
+      const to = min(from + CHUNK_VALUES, aLen);
+      for (let k = from; k < to; k += EDGE_STRIDE) {
+        if (f64At(ae, k + 5) < l || f64At(ae, k + 4) > h || f64At(ae, k + 7) < d || f64At(ae, k + 6) > t) continue;
+        const eMinX = f64At(ae, k + 4) + ax, eMaxX = f64At(ae, k + 5) + ax;
+        const eMinY = f64At(ae, k + 6) + ay, eMaxY = f64At(ae, k + 7) + ay;
+        const p1x = f64At(ae, k) + ax;
+        const p1y = f64At(ae, k + 1) + ay;
+        const p2x = f64At(ae, k + 2) + ax;
+        const p2y = f64At(ae, k + 3) + ay;
+        for (let j = 0; j < m; j += EDGE_STRIDE) {
+          if (f64At(near, j + 5) < eMinX || f64At(near, j + 4) > eMaxX || f64At(near, j + 7) < eMinY || f64At(near, j + 6) > eMaxY) continue;
+          if (segmentsWithin(p1x, p1y, p2x, p2y, f64At(near, j), f64At(near, j + 1), f64At(near, j + 2), f64At(near, j + 3), gap, gap2)) return true;
+        }
       }
     }
   }

@@ -5,6 +5,8 @@ import { cosSinDeg, ringArea } from "../geometry/polygon";
 import { PoleLanes, poles } from "./poles";
 
 export const EDGE_STRIDE = 8;
+/** Edges per chunk: the conflict test skips every edge of a chunk whose box misses its window. */
+export const CHUNK_EDGES = 8;
 export const CONTACT_STRIDE = 6;
 /** Most an inset corner moves, in multiples of the inset (sharp corners would move far). */
 const MITER_CAP: f64 = 10;
@@ -88,6 +90,22 @@ function edgeList(contacts: Float64Array): Float64Array {
   return out;
 }
 
+/** Per run of CHUNK_EDGES edges of `edgeList` (in its order), the box around their boxes: minX, maxX, minY, maxY. */
+function chunkBoxes(edges: Float64Array): Float64Array {
+  const n = edges.length / EDGE_STRIDE;
+  const out = new Float64Array(((n + CHUNK_EDGES - 1) / CHUNK_EDGES) * 4);
+  for (let e = 0; e < n; e++) {
+    const k = e * EDGE_STRIDE;
+    const c = (e / CHUNK_EDGES) * 4;
+    const first = e % CHUNK_EDGES == 0;
+    out[c] = first ? edges[k + 4] : Math.min(out[c], edges[k + 4]);
+    out[c + 1] = first ? edges[k + 5] : Math.max(out[c + 1], edges[k + 5]);
+    out[c + 2] = first ? edges[k + 6] : Math.min(out[c + 2], edges[k + 6]);
+    out[c + 3] = first ? edges[k + 7] : Math.max(out[c + 3], edges[k + 7]);
+  }
+  return out;
+}
+
 export class Shape {
   /** Points of every ring, outline first, x, y pairs: the collision rings, `inset` inside the true ones. */
   pts: Float64Array;
@@ -102,6 +120,9 @@ export class Shape {
   edges: Float64Array = new Float64Array(0);
   /** Per edge its true ends x1, y1, x2, y2 and unit normal out of the material nx, ny (contacts in the placement search). */
   contacts: Float64Array = new Float64Array(0);
+  /** chunkBoxes(edges), and how many there are. */
+  chunks: Float64Array = new Float64Array(0);
+  chunkCount: i32 = 0;
   /** edges.length, kept as a field for the hot loops. */
   edgeValues: i32 = 0;
   /** Outline bounding box extent (the box starts at 0, 0). */
@@ -165,6 +186,8 @@ export class Shape {
     this.ringStart = ringStart;
     this.edges = edgeList(contactEdges(inner, ringStart));
     this.edgeValues = this.edges.length;
+    this.chunks = chunkBoxes(this.edges);
+    this.chunkCount = this.chunks.length >> 2;
     const outer = Math.abs(ringArea(pts, 0, outlineEnd));
     let holes: f64 = 0;
     for (let r = 1; r < ringStart.length - 1; r++) holes += Math.abs(ringArea(pts, ringStart[r], ringStart[r + 1]));

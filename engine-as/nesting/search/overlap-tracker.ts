@@ -70,6 +70,8 @@ export class OverlapTracker {
   total: f64 = 0;
   /** Scratch: parts a pose needs the exact test against. */
   private unsure: Int32Array;
+  /** Scratch: parts whose boxes a pose reaches. */
+  private near: Int32Array;
 
   constructor(n: i32, gap: f64) {
     this.n = n;
@@ -77,6 +79,7 @@ export class OverlapTracker {
     this.overlap = matrix(n, 0);
     this.hits = new Int32Array(n);
     this.unsure = new Int32Array(n);
+    this.near = new Int32Array(n);
     this.weight = matrix(n, 1.0);
   }
 
@@ -165,6 +168,42 @@ export class OverlapTracker {
   }
 
   /**
+   * Fills `near` with the parts other than p whose boxes reach into (left, right) x (bottom,
+   * top), in index order; returns how many. Two boxes per compare.
+   */
+  @inline
+  private boxesReached(parts: Parts, p: i32, left: f64, bottom: f64, right: f64, top: f64): i32 {
+    const n = this.n;
+    const near = this.near.dataStart;
+    const xs = parts.xs.dataStart;
+    const ys = parts.ys.dataStart;
+    const ws = parts.ws.dataStart;
+    const hs = parts.hs.dataStart;
+    const vLeft = f64x2.splat(left);
+    const vBottom = f64x2.splat(bottom);
+    const vRight = f64x2.splat(right);
+    const vTop = f64x2.splat(top);
+    let found = 0;
+    let q = 0;
+    for (; q + 1 < n; q += 2) {
+      const off = (<usize>q) << 3;
+      const ox = v128.load(xs + off);
+      const oy = v128.load(ys + off);
+      const reach = v128.and(
+        v128.and(f64x2.lt(ox, vRight), f64x2.lt(oy, vTop)),
+        v128.and(f64x2.gt(f64x2.add(ox, v128.load(ws + off)), vLeft), f64x2.gt(f64x2.add(oy, v128.load(hs + off)), vBottom)),
+      );
+      if (!v128.any_true(reach)) continue;
+      if (i64x2.extract_lane(reach, 0) != 0 && q != p) setI32At(near, found++, q);
+      if (i64x2.extract_lane(reach, 1) != 0 && q + 1 != p) setI32At(near, found++, q + 1);
+    }
+    if (q < n && q != p && f64At(xs, q) < right && f64At(ys, q) < top && f64At(xs, q) + f64At(ws, q) > left && f64At(ys, q) + f64At(hs, q) > bottom) {
+      setI32At(near, found++, q);
+    }
+    return found;
+  }
+
+  /**
    * Weighted overlap of part p as `s` at (x, y) with the others; stops early once past
    * `limit`. Pairs whose inner circles already meet are counted first, so a bad pose is
    * usually rejected before any exact test; the others then need one.
@@ -176,21 +215,17 @@ export class OverlapTracker {
     const unsure = this.unsure.dataStart;
     const xs = parts.xs.dataStart;
     const ys = parts.ys.dataStart;
-    const ws = parts.ws.dataStart;
-    const hs = parts.hs.dataStart;
     const cur = parts.cur.dataStart;
-    const right = x + s.w + gap;
-    const top = y + s.h + gap;
-    const left = x - gap;
-    const bottom = y - gap;
     const inside = s.polesInside;
     const lanes = s.poleLanes;
+    const near = this.near.dataStart;
+    const found = this.boxesReached(parts, p, x - gap, y - gap, x + s.w + gap, y + s.h + gap);
     let m = 0;
     let c: f64 = 0;
-    for (let q = 0; q < n; q++) {
+    for (let k = 0; k < found; k++) {
+      const q = i32At(near, k);
       const ox = f64At(xs, q);
       const oy = f64At(ys, q);
-      if (ox >= right || oy >= top || ox + f64At(ws, q) <= left || oy + f64At(hs, q) <= bottom || q == p) continue;
       const o = refAt<Shape>(cur, q);
       if (inside && o.polesInside && polesMeet(lanes, x, y, o.poleLanes, ox, oy, gap)) {
         c += f64At(w, q) * proxy(s, x, y, o, ox, oy, (limit - c) / f64At(w, q));
