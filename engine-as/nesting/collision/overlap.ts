@@ -15,6 +15,12 @@ const CHUNK_VALUES = CHUNK_EDGES * EDGE_STRIDE;
 /** Scratch: b's edges near the overlap window, placed, in the shape's edge layout (grown as needed). */
 let nearEdges = new Float64Array(256);
 
+/** True when the box at values i .. i + 3 of `base` (minX, maxX, minY, maxY) misses [l, h] x [d, t]. */
+@inline
+function misses(base: usize, i: i32, l: f64, h: f64, d: f64, t: f64): bool {
+  return f64At(base, i + 1) < l || f64At(base, i) > h || f64At(base, i + 3) < d || f64At(base, i + 2) > t;
+}
+
 export function conflict(a: Shape, ax: f64, ay: f64, b: Shape, bx: f64, by: f64, gap: f64): bool {
   // Boxes further apart than the gap cannot conflict.
   if (ax >= bx + b.w + gap || bx >= ax + a.w + gap || ay >= by + b.h + gap || by >= ay + a.h + gap) return false;
@@ -35,11 +41,11 @@ export function conflict(a: Shape, ax: f64, ay: f64, b: Shape, bx: f64, by: f64,
     const l = loX - bx, h = hiX - bx, d = loY - by, t = hiY - by;
     const bc = b.chunks.dataStart;
     for (let c = 0, nc = b.chunkCount; c < nc; c++) {
-      if (f64At(bc, (c << 2) + 1) < l || f64At(bc, c << 2) > h || f64At(bc, (c << 2) + 3) < d || f64At(bc, (c << 2) + 2) > t) continue;
+      if (misses(bc, c << 2, l, h, d, t)) continue;
       const from = c * CHUNK_VALUES;
       const to = min(from + CHUNK_VALUES, bLen);
       for (let k = from; k < to; k += EDGE_STRIDE) {
-        if (f64At(be, k + 5) < l || f64At(be, k + 4) > h || f64At(be, k + 7) < d || f64At(be, k + 6) > t) continue;
+        if (misses(be, k + 4, l, h, d, t)) continue;
         setF64At(near, m, f64At(be, k) + bx);
         setF64At(near, m + 1, f64At(be, k + 1) + by);
         setF64At(near, m + 2, f64At(be, k + 2) + bx);
@@ -58,11 +64,11 @@ export function conflict(a: Shape, ax: f64, ay: f64, b: Shape, bx: f64, by: f64,
     const l = loX - ax, h = hiX - ax, d = loY - ay, t = hiY - ay;
     const ac = a.chunks.dataStart;
     for (let c = 0, nc = a.chunkCount; c < nc; c++) {
-      if (f64At(ac, (c << 2) + 1) < l || f64At(ac, c << 2) > h || f64At(ac, (c << 2) + 3) < d || f64At(ac, (c << 2) + 2) > t) continue;
+      if (misses(ac, c << 2, l, h, d, t)) continue;
       const from = c * CHUNK_VALUES;
       const to = min(from + CHUNK_VALUES, aLen);
       for (let k = from; k < to; k += EDGE_STRIDE) {
-        if (f64At(ae, k + 5) < l || f64At(ae, k + 4) > h || f64At(ae, k + 7) < d || f64At(ae, k + 6) > t) continue;
+        if (misses(ae, k + 4, l, h, d, t)) continue;
         const eMinX = f64At(ae, k + 4) + ax, eMaxX = f64At(ae, k + 5) + ax;
         const eMinY = f64At(ae, k + 6) + ay, eMaxY = f64At(ae, k + 7) + ay;
         const p1x = f64At(ae, k) + ax;
