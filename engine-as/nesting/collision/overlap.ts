@@ -76,7 +76,7 @@ export function conflict(a: Shape, ax: f64, ay: f64, b: Shape, bx: f64, by: f64,
         const p2x = f64At(ae, k + 2) + ax;
         const p2y = f64At(ae, k + 3) + ay;
         for (let j = 0; j < m; j += EDGE_STRIDE) {
-          if (f64At(near, j + 5) < eMinX || f64At(near, j + 4) > eMaxX || f64At(near, j + 7) < eMinY || f64At(near, j + 6) > eMaxY) continue;
+          if (misses(near, j + 4, eMinX, eMaxX, eMinY, eMaxY)) continue;
           if (segmentsWithin(p1x, p1y, p2x, p2y, f64At(near, j), f64At(near, j + 1), f64At(near, j + 2), f64At(near, j + 3), gap, gap2)) return true;
         }
       }
