@@ -1,12 +1,13 @@
 // Strip compaction by overlap minimisation (after sparrow). From a feasible roll layout:
 // exploration shrinks the strip by a random ratio (parts right of the middle slide left,
 // now overlapping) and separates them (separate.ts). A failed attempt joins a pool of
-// near misses; one of the better ones is disrupted (two large parts swap places) and
-// separated again, and after a few failures the strip goes back to the last feasible
-// length and the ratio halves. Compression then shrinks by ever smaller steps until the
-// deadline. Each success first slides every part left as far as it goes, so the strip
-// ends at the tightest length of that arrangement. The same separation fits parts into a
-// fixed sheet (fitInside): it works on any subset of the layout's parts on one stock row.
+// near misses at that length (the best few kept); one of the better ones is disrupted
+// (two large parts swap places) and separated again until one comes apart: the strip
+// never goes back to the last feasible length. Compression then shrinks by ever smaller
+// steps until the deadline. Each success first slides every part left as far as it goes,
+// so the strip ends at the tightest length of that arrangement. The same separation fits
+// parts into a fixed sheet (fitInside): it works on any subset of the layout's parts on
+// one stock row.
 
 import { Budget, now } from "../../common/clock";
 import { Rng } from "../../common/rng";
@@ -19,8 +20,8 @@ import { Separator } from "./separate";
 const EXPLORE_SHARE: f64 = 0.8;
 const RATIO_MIN: f64 = 0.001;
 const RATIO_MAX: f64 = 0.01;
-/** Failed separations at one strip length before going back to the last feasible one. */
-const FAILS_PER_LENGTH = 6;
+/** Near misses kept at one strip length; worse ones are dropped. */
+const POOL_SIZE = 12;
 /** Spread of the pool pick (a half-normal over the pool, best first). */
 const POOL_SPREAD: f64 = 0.25;
 const EXPLORE_STRIKES = 3;
@@ -105,17 +106,15 @@ export class Compactor {
     const left = this.budget.deadline - now();
     sep.budget = new Budget(left * EXPLORE_SHARE);
     // Exploration.
-    let ratioMax = RATIO_MAX;
     const pool = new Array<Parts>(0);
     const poolLoss = new Array<f64>(0);
     while (!sep.stopped()) {
       this.setWidth(bestLength);
-      const ratio = RATIO_MIN + this.rng.float() * (ratioMax - RATIO_MIN);
+      const ratio = RATIO_MIN + this.rng.float() * (RATIO_MAX - RATIO_MIN);
       this.shrink(this.x0 + (bestLength - this.x0) * (1.0 - ratio), this.x0 + (bestLength - this.x0) * 0.5);
       this.attempts++;
       while (pool.length > 0) this.spare.push(pool.pop());
       poolLoss.length = 0;
-      let fails = 0;
       while (true) {
         if (sep.separate(EXPLORE_STRIKES, EXPLORE_IDLE_ROUNDS)) {
           bestLength = this.settleLeft(byX);
@@ -124,10 +123,6 @@ export class Compactor {
           break;
         }
         if (sep.stopped()) break;
-        if (++fails >= FAILS_PER_LENGTH) {
-          ratioMax = Math.max(RATIO_MIN, ratioMax * 0.5);
-          break;
-        }
         // Keep the near miss, then restart from one of the better ones, shaken up.
         let k = poolLoss.length;
         pool.push(this.copyOfParts());
@@ -140,6 +135,10 @@ export class Compactor {
           poolLoss[k - 1] = poolLoss[k];
           poolLoss[k] = l;
           k--;
+        }
+        if (pool.length > POOL_SIZE) {
+          this.spare.push(pool.pop());
+          poolLoss.pop();
         }
         const pick = <i32>(Math.min(0.999, Math.abs(this.normal()) * POOL_SPREAD) * <f64>pool.length);
         // Fresh weights: those learnt on the last miss would steer the new start into the same collisions.
