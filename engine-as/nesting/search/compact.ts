@@ -124,22 +124,7 @@ export class Compactor {
         }
         if (sep.stopped()) break;
         // Keep the near miss, then restart from one of the better ones, shaken up.
-        let k = poolLoss.length;
-        pool.push(this.copyOfParts());
-        poolLoss.push(sep.tracker.total);
-        while (k > 0 && poolLoss[k - 1] > poolLoss[k]) {
-          const t = pool[k - 1];
-          pool[k - 1] = pool[k];
-          pool[k] = t;
-          const l = poolLoss[k - 1];
-          poolLoss[k - 1] = poolLoss[k];
-          poolLoss[k] = l;
-          k--;
-        }
-        if (pool.length > POOL_SIZE) {
-          this.spare.push(pool.pop());
-          poolLoss.pop();
-        }
+        this.keepNearMiss(pool, poolLoss, sep.tracker.total);
         const pick = <i32>(Math.min(0.999, Math.abs(this.normal()) * POOL_SPREAD) * <f64>pool.length);
         // Fresh weights: those learnt on the last miss would steer the new start into the same collisions.
         sep.tracker.resetWeights();
@@ -239,6 +224,29 @@ export class Compactor {
     }
     tracker.rebuild(parts);
     return parts.usedTo(this.x0);
+  }
+
+  /**
+   * Adds the parts as they stand to the pool (sorted by loss, best first, at most POOL_SIZE);
+   * a miss no better than a full pool's worst is not copied at all.
+   */
+  private keepNearMiss(pool: Array<Parts>, poolLoss: Array<f64>, loss: f64): void {
+    if (pool.length >= POOL_SIZE) {
+      if (loss >= poolLoss[pool.length - 1]) return;
+      this.spare.push(pool.pop());
+      poolLoss.pop();
+    }
+    const copy = this.copyOfParts();
+    let k = pool.length;
+    pool.push(copy);
+    poolLoss.push(loss);
+    while (k > 0 && poolLoss[k - 1] > loss) {
+      pool[k] = pool[k - 1];
+      poolLoss[k] = poolLoss[k - 1];
+      k--;
+    }
+    pool[k] = copy;
+    poolLoss[k] = loss;
   }
 
   /** A copy of the parts as they stand, in a spare snapshot when there is one. */
