@@ -12,6 +12,9 @@
 //   BENCH_NESTING_SECONDS    per instance, default 60
 //   BENCH_NESTING_INSTANCES  comma list of names (default all)
 //   BENCH_NESTING_SEED       search seed, default 1
+//   BENCH_NESTING_SEEDS      runs per instance on the clock, seeds SEED, SEED + 1, ...
+//                            (default 1): density is then their mean (lowest - highest),
+//                            sparrow's figure being a mean too
 //   BENCH_NESTING_DIR        default /work/shared/bench/instances/irregular-strip-esicup
 //   BENCH_NESTING_SVG        a folder: each strip layout is also drawn there as <instance>.svg
 //   BENCH_NESTING_SHEETS=1   sheet mode instead: each instance's parts onto sheets strip height
@@ -31,6 +34,7 @@ import { checkPlacements, materialArea, type PlacedShape, type Pt } from '../tes
 const DIR = process.env.BENCH_NESTING_DIR ?? '/work/shared/bench/instances/irregular-strip-esicup';
 const SECONDS = Number(process.env.BENCH_NESTING_SECONDS ?? 60);
 const SEED = Number(process.env.BENCH_NESTING_SEED ?? 1);
+const SEEDS = Math.max(1, Math.floor(Number(process.env.BENCH_NESTING_SEEDS ?? 1)));
 const SVG_DIR = process.env.BENCH_NESTING_SVG;
 /** The job budget a service job gets (KERF_JOB_BUDGET_MS, as the service reads it). */
 const SERVICE_BUDGET_MS = loadConfig().jobBudgetMs;
@@ -74,7 +78,7 @@ function drawStrip(placed: PlacedShape[], length: number, height: number): strin
 }
 
 /** One strip solve as a roll job runs it, on the clock (effort 0) or at an effort limit: the layout's length, density and validity. */
-async function solveStrip(inst: JaguaInstance, effort: number, budgetMs: number) {
+async function solveStrip(inst: JaguaInstance, effort: number, budgetMs: number, seed: number) {
   const H = inst.strip_height;
   const CAP = 1e9;
   const problem: NestingProblem = {
@@ -89,7 +93,7 @@ async function solveStrip(inst: JaguaInstance, effort: number, budgetMs: number)
     gap: 0,
     edge: 0,
     roll: true,
-    seed: SEED,
+    seed,
     budgetMs,
     effort,
   };
@@ -112,18 +116,28 @@ async function solveStrip(inst: JaguaInstance, effort: number, budgetMs: number)
   return { solution, placed, length, density: (100 * area) / (length * H), valid };
 }
 
-/** The benchmark's run on the clock, then the service's fixed effort (what a job gets without searchTime). */
+/**
+ * The benchmark's runs on the clock (SEEDS of them), then the service's fixed effort (what a
+ * job gets without searchTime). Length, evaluations and compactions are the first run's.
+ */
 async function run(file: string, sparrow: Map<string, number>): Promise<string> {
   const inst = JSON.parse(readFileSync(file, 'utf8')) as JaguaInstance;
   const name = file.split('/').pop()!.replace(/\.json$/, '');
-  const { solution, placed, length, density, valid } = await solveStrip(inst, 0, SECONDS * 1000);
+  const runs = [];
+  for (let k = 0; k < SEEDS; k++) runs.push(await solveStrip(inst, 0, SECONDS * 1000, SEED + k));
+  const { solution, placed, length } = runs[0]!;
   if (SVG_DIR) writeFileSync(join(SVG_DIR, `${name}.svg`), drawStrip(placed, length, inst.strip_height));
+  const densities = runs.map((r) => r.density);
+  const density = densities.reduce((a, b) => a + b, 0) / SEEDS;
+  const spread = SEEDS > 1 ? ` (${Math.min(...densities).toFixed(2)} - ${Math.max(...densities).toFixed(2)})` : '';
+  const valid = runs.find((r) => r.valid !== 'yes')?.valid ?? 'yes';
+  const memory = Math.max(...runs.map((r) => r.solution.memoryBytes));
   const started = performance.now();
-  const service = await solveStrip(inst, SERVICE_EFFORT, SERVICE_BUDGET_MS);
+  const service = await solveStrip(inst, SERVICE_EFFORT, SERVICE_BUDGET_MS, SEED);
   const serviceSeconds = (performance.now() - started) / 1000;
   const ref = sparrow.get(name);
   const validity = service.valid === 'yes' ? valid : `${valid}; service default ${service.valid}`;
-  return `| ${name} | ${solution.items.length} | ${length.toFixed(3)} | ${density.toFixed(2)} | ${ref?.toFixed(2) ?? '-'} | ${ref === undefined ? '-' : (density - ref).toFixed(2)} | ${service.density.toFixed(2)} (${serviceSeconds.toFixed(1)} s) | ${solution.stats.iterations} | ${solution.compaction.improved}/${solution.compaction.attempts} | ${(solution.memoryBytes / 2 ** 20).toFixed(0)} | ${validity} |`;
+  return `| ${name} | ${solution.items.length} | ${length.toFixed(3)} | ${density.toFixed(2)}${spread} | ${ref?.toFixed(2) ?? '-'} | ${ref === undefined ? '-' : (density - ref).toFixed(2)} | ${service.density.toFixed(2)} (${serviceSeconds.toFixed(1)} s) | ${solution.stats.iterations} | ${solution.compaction.improved}/${solution.compaction.attempts} | ${(memory / 2 ** 20).toFixed(0)} | ${validity} |`;
 }
 
 const SHEET_RATIO = Number(process.env.BENCH_NESTING_SHEET_RATIO ?? 0.5);
@@ -176,7 +190,8 @@ if (process.env.BENCH_NESTING_SHEETS === '1') {
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   for (const f of files) console.log(await runSheets(join(DIR, f)));
 } else {
-  console.log(`nesting: ${files.length} ESICUP strip instances, ${SECONDS} s each, ${ROLL_RUNS} runs side by side, seed ${SEED} (sparrow: mean density of its 1200 s runs)\n`);
+  const seeds = SEEDS > 1 ? `seeds ${SEED} to ${SEED + SEEDS - 1}, density the mean (lowest - highest)` : `seed ${SEED}`;
+  console.log(`nesting: ${files.length} ESICUP strip instances, ${SECONDS} s each, ${ROLL_RUNS} runs side by side, ${seeds} (sparrow: mean density of its 1200 s runs)\n`);
   console.log('| instance | parts | length | density % | sparrow 1200 s mean % | diff (points) | service default density % (time) | evaluations | compactions | engine memory MB | valid |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const f of files) console.log(await run(join(DIR, f), sparrow));
