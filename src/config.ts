@@ -21,6 +21,8 @@ export interface Config {
   retentionMs: number;
   /** Defaults for new accounts. */
   defaultRatePerMinute: number;
+  /** The sliding window the per-minute rate is measured over (a minute; tests shorten it). */
+  rateWindowMs: number;
   defaultMonthlyCalls: number;
   /** Smallest leftover reported as an offcut, in request units (each side). */
   minOffcut: number;
@@ -70,6 +72,7 @@ export function loadConfig(env = process.env): Config {
     maxAttempts: Math.max(1, int('KERF_MAX_ATTEMPTS', 3)),
     retentionMs: int('KERF_RETENTION_SECONDS', 7 * 24 * 3600) * 1000,
     defaultRatePerMinute: int('KERF_RATE_PER_MINUTE', 120),
+    rateWindowMs: Math.max(1, int('KERF_RATE_WINDOW_SECONDS', 60)) * 1000,
     defaultMonthlyCalls: int('KERF_MONTHLY_CALLS', 100_000),
     minOffcut: int('KERF_MIN_OFFCUT', 50),
     logLevel: env.KERF_LOG_LEVEL ?? 'info',

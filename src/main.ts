@@ -61,7 +61,7 @@ async function main() {
   const dev = await ensureDevAccount(accounts, config.dataDir, config.devApiKey);
   const sessions: Sessions = redis?.sessions ?? new SqliteSessions(db);
   const app = await buildApp({
-    config, accounts, metering, limiter: redis?.limiter ?? new MemoryRateLimiter(), jobs, dispatcher, pool, metrics, sessions,
+    config, accounts, metering, limiter: redis?.limiter ?? new MemoryRateLimiter(config.rateWindowMs), jobs, dispatcher, pool, metrics, sessions,
     outbox: redis?.outbox ?? outbox, health, deliverer,
   }, log);
 
