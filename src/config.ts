@@ -30,6 +30,9 @@ export interface Config {
   /** Webhook deliveries may go to loopback (development, tests) or private addresses. */
   webhookAllowLoopback: boolean;
   webhookAllowPrivate: boolean;
+  /** Webhook deliveries in flight at once from this process, in all and to one endpoint (host). */
+  webhookConcurrency: number;
+  webhookEndpointConcurrency: number;
   /** Endpoint health thresholds of account-default webhook URLs. */
   webhookWarnAfterMs: number;
   webhookDisableAfterMs: number;
@@ -78,6 +81,8 @@ export function loadConfig(env = process.env): Config {
     logLevel: env.KERF_LOG_LEVEL ?? 'info',
     webhookAllowLoopback: flag(env.KERF_WEBHOOK_ALLOW_LOOPBACK),
     webhookAllowPrivate: flag(env.KERF_WEBHOOK_ALLOW_PRIVATE),
+    webhookConcurrency: Math.max(1, int('KERF_WEBHOOK_CONCURRENCY', 64)),
+    webhookEndpointConcurrency: Math.max(1, int('KERF_WEBHOOK_ENDPOINT_CONCURRENCY', 4)),
     webhookWarnAfterMs: int('KERF_WEBHOOK_WARN_HOURS', 72) * 3_600_000,
     webhookDisableAfterMs: int('KERF_WEBHOOK_DISABLE_HOURS', 120) * 3_600_000,
     smtpUrl: env.KERF_SMTP_URL || undefined,

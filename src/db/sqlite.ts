@@ -98,6 +98,12 @@ const migrations: string[] = [
      account_id INTEGER NOT NULL REFERENCES accounts(id),
      expires_at INTEGER NOT NULL
    );`,
+  // Deliveries: the endpoint (host) each goes to, so slow endpoints get their own concurrency,
+  // and the last attempt number handed out, so one cut short by a restart is not sent again under it.
+  `ALTER TABLE deliveries ADD COLUMN endpoint TEXT NOT NULL DEFAULT '';
+   ALTER TABLE deliveries ADD COLUMN sent INTEGER NOT NULL DEFAULT 0;
+   DROP INDEX deliveries_due;
+   CREATE INDEX deliveries_due ON deliveries(state, next_attempt_at, endpoint);`,
 ];
 
 export function openDatabase(dataDir: string): Db {

@@ -8,7 +8,7 @@ import crypto from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
 import { connectRedis, LuaScript, type Redis } from '../queue/redis-client.js';
 import { JOB_QUEUE, RedisKeys } from '../queue/redis-keys.js';
-import type { NewDelivery } from '../webhooks/outbox.js';
+import { endpointOf, type NewDelivery } from '../webhooks/outbox.js';
 import { newDeliveryFields } from '../webhooks/redis-outbox.js';
 import type { ClaimedJob, JobState, JobStore, JobView, NewJob } from './store.js';
 
@@ -42,7 +42,7 @@ redis.call('HSET', KEYS[1], 'state', 'running', 'owner', ARGV[1], 'started', ARG
 local row = redis.call('HMGET', KEYS[1], 'account', 'kind', 'request', 'webhook', 'account_webhook')
 return { tostring(attempt), row[1], row[2], row[3], row[4] or '', row[5] or '' }`);
 
-// KEYS: job, unfinished, finished, delivery, deliveries due, account deliveries.
+// KEYS: job, unfinished, finished, delivery, its endpoint's due set, account deliveries, delivery endpoints.
 // ARGV: attempt, state, 'result' or 'error', its text, compute ms, now, id, delivery id or '', delivery fields...
 const FINISH = new LuaScript(`
 local row = redis.call('HMGET', KEYS[1], 'state', 'attempts')
@@ -54,6 +54,7 @@ redis.call('ZADD', KEYS[3], ARGV[6], ARGV[7])
 if ARGV[8] ~= '' then
   redis.call('HSET', KEYS[4], unpack(ARGV, 9))
   redis.call('ZADD', KEYS[5], ARGV[6], ARGV[8])
+  redis.call('ZADD', KEYS[7], 'LT', ARGV[6], redis.call('HGET', KEYS[4], 'endpoint'))
   redis.call('ZADD', KEYS[6], ARGV[6], ARGV[8])
   -- The account's delivery log lists 7 days; older entries point at expired deliveries.
   redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', tonumber(ARGV[6]) - 8 * 86400000)
@@ -229,7 +230,8 @@ export class RedisJobStore implements JobStore {
     const deliveryArgs = delivery ? [delivery.id, ...newDeliveryFields(delivery, now)] : [''];
     const written = await FINISH.run(this.redis, [
       this.keys.job(id), this.keys.unfinishedJobs, this.keys.finishedJobs,
-      this.keys.delivery(delivery?.id ?? 'none'), this.keys.deliveriesDue, this.keys.accountDeliveries(delivery?.accountId ?? 0),
+      this.keys.delivery(delivery?.id ?? 'none'), this.keys.deliveryLane(delivery ? endpointOf(delivery.url) : ''),
+      this.keys.accountDeliveries(delivery?.accountId ?? 0), this.keys.deliveryEndpoints,
     ], [attempt, state, field, text, Math.round(computeMs), now, id, ...deliveryArgs]) === 1;
     // The queue entry is done either way; a stale attempt no longer holds its lock, and then this is refused.
     if (held) await held.job.moveToCompleted(null, held.token, false).catch(() => {});

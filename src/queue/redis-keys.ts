@@ -18,8 +18,10 @@ export class RedisKeys {
 
   delivery(id: string) { return `${this.prefix}delivery:${id}`; }
   deliveryAttempts(id: string) { return `${this.prefix}delivery:${id}:attempts`; }
-  /** Pending deliveries by the time they are due (a leased one by the end of its lease). */
-  get deliveriesDue() { return `${this.prefix}deliveries:due`; }
+  /** Endpoints (hosts) with pending deliveries, by when their first is due (a leased one by the end of its lease). */
+  get deliveryEndpoints() { return `${this.prefix}deliveries:endpoints`; }
+  /** One endpoint's pending deliveries by the time they are due. */
+  deliveryLane(endpoint: string) { return `${this.prefix}deliveries:due:${endpoint}`; }
   accountDeliveries(accountId: number | string) { return `${this.prefix}deliveries:account:${accountId}`; }
   skippedDeliveries(accountId: number | string) { return `${this.prefix}deliveries:skipped:${accountId}`; }
   /** Pub/sub channel: a worker finished a job with a delivery, so the API nodes send it now. */
