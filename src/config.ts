@@ -15,6 +15,8 @@ export interface Config {
   jobBudgetMs: number;
   /** Extra time past the budget before the pool replaces a runaway worker. */
   abortGraceMs: number;
+  /** Most jobs of one account running at once (embedded: in this pool; Redis: across all workers); 0 for no cap. */
+  accountThreads: number;
   /** How often a crashed job is tried before it fails. */
   maxAttempts: number;
   /** How long finished jobs stay readable before they answer 410. */
@@ -73,6 +75,7 @@ export function loadConfig(env = process.env): Config {
     jobBudgetMs: int(env, 'KERF_JOB_BUDGET_MS', 30_000),
     abortGraceMs: int(env, 'KERF_ABORT_GRACE_MS', 5_000),
     maxAttempts: Math.max(1, int(env, 'KERF_MAX_ATTEMPTS', 3)),
+    accountThreads: int(env, 'KERF_ACCOUNT_THREADS', 0),
     retentionMs: int(env, 'KERF_RETENTION_SECONDS', 7 * 24 * 3600) * 1000,
     defaultRatePerMinute: int(env, 'KERF_RATE_PER_MINUTE', 120),
     rateWindowMs: Math.max(1, int(env, 'KERF_RATE_WINDOW_SECONDS', 60)) * 1000,

@@ -37,7 +37,7 @@ async function main() {
     ?? new SqliteAccountStore(db, { ratePerMinute: config.defaultRatePerMinute, monthlyCalls: config.defaultMonthlyCalls });
   const metering = redis?.metering ?? new Metering(db);
   const outbox = new Outbox(db);
-  const jobs = redis?.jobs ?? new SqliteJobStore(db, config.retentionMs, outbox);
+  const jobs = redis?.jobs ?? new SqliteJobStore(db, { retentionMs: config.retentionMs, outbox, accountThreads: config.accountThreads });
   const metrics = createMetrics();
   const pool = new EnginePool(config.poolThreads, config.abortGraceMs);
   const health: EndpointHealth = redis?.health

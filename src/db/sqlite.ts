@@ -103,7 +103,8 @@ const migrations: string[] = [
   `ALTER TABLE deliveries ADD COLUMN endpoint TEXT NOT NULL DEFAULT '';
    ALTER TABLE deliveries ADD COLUMN sent INTEGER NOT NULL DEFAULT 0;
    DROP INDEX deliveries_due;
-   CREATE INDEX deliveries_due ON deliveries(state, next_attempt_at, endpoint);`,
+   CREATE INDEX deliveries_due ON deliveries(state, next_attempt_at, endpoint);
+   CREATE INDEX jobs_account_queue ON jobs(state, account_id, id);`,
 ];
 
 export function openDatabase(dataDir: string): Db {

@@ -11,6 +11,15 @@ export class RedisKeys {
   get unfinishedJobs() { return `${this.prefix}jobs:unfinished`; }
   /** Ids of done and failed jobs by finish time (the retention sweep looks only here). */
   get finishedJobs() { return `${this.prefix}jobs:finished`; }
+  /** One account's queued jobs not yet handed to BullMQ, by id (oldest first). */
+  accountQueue(accountId: number | string) { return `${this.prefix}jobs:queued:${accountId}`; }
+  /** Accounts with queued jobs, by their last turn: the order they take turns in. */
+  get waitingAccounts() { return `${this.prefix}jobs:waiting`; }
+  /** Every account's last turn (a number from turnSequence), kept while it has nothing queued. */
+  get accountTurns() { return `${this.prefix}jobs:turns`; }
+  get turnSequence() { return `${this.prefix}jobs:turn-seq`; }
+  /** How many jobs of each account are running, on any worker. */
+  get runningByAccount() { return `${this.prefix}jobs:running`; }
   /** Present while a worker process is alive (it renews the key). */
   owner(name: string) { return `${this.prefix}owner:${name}`; }
   /** BullMQ's own keys start with this. */

@@ -36,6 +36,7 @@ export async function openRedisServices(config: Config & { redisUrl: string }, o
     prefix: config.redisPrefix,
     retentionMs: config.retentionMs,
     lockMs: config.redisLockMs,
+    accountThreads: config.accountThreads,
     owner: config.role === 'api' ? undefined : owner,
     onError,
   });

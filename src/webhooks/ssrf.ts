@@ -93,7 +93,7 @@ export function checkUrl(url: URL, policy: AddressPolicy): void {
 
 /** An undici agent whose every connection resolves through the guard. */
 export function guardedAgent(policy: AddressPolicy, timeoutMs: number): Agent {
-  const lookup: typeof dns.lookup = ((hostname: string, options: dns.LookupOptions, callback: (...args: any[]) => void) => {
+  const lookup: typeof dns.lookup = ((hostname: string, options: dns.LookupOptions, callback: (error: Error | null, address?: string | dns.LookupAddress[], family?: number) => void) => {
     dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
       if (error) return callback(error);
       const list = addresses as dns.LookupAddress[];
