@@ -84,7 +84,7 @@ export function loadConfig(env = process.env): Config {
     logLevel: env.KERF_LOG_LEVEL ?? 'info',
     webhookAllowLoopback: flag(env.KERF_WEBHOOK_ALLOW_LOOPBACK),
     webhookAllowPrivate: flag(env.KERF_WEBHOOK_ALLOW_PRIVATE),
-    webhookConcurrency: Math.max(1, int(env, 'KERF_WEBHOOK_CONCURRENCY', 64)),
+    webhookConcurrency: Math.max(1, int(env, 'KERF_WEBHOOK_CONCURRENCY', 256)),
     webhookEndpointConcurrency: Math.max(1, int(env, 'KERF_WEBHOOK_ENDPOINT_CONCURRENCY', 4)),
     webhookWarnAfterMs: int(env, 'KERF_WEBHOOK_WARN_HOURS', 72) * 3_600_000,
     webhookDisableAfterMs: int(env, 'KERF_WEBHOOK_DISABLE_HOURS', 120) * 3_600_000,

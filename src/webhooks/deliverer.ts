@@ -104,7 +104,7 @@ export class Deliverer {
   }
 
   private async takeDue(): Promise<void> {
-    const concurrency = this.options.concurrency ?? 64;
+    const concurrency = this.options.concurrency ?? 256;
     for (;;) {
       const limit = concurrency - this.sending.size;
       if (limit <= 0 || this.stopping) return;
