@@ -29,6 +29,8 @@ export class RedisKeys {
   deliveryAttempts(id: string) { return `${this.prefix}delivery:${id}:attempts`; }
   /** Endpoints (hosts) with pending deliveries, by when their first is due (a leased one by the end of its lease). */
   get deliveryEndpoints() { return `${this.prefix}deliveries:endpoints`; }
+  /** Before deliveries were kept per endpoint: all pending ones by due time (read once, to move them). */
+  get legacyDeliveriesDue() { return `${this.prefix}deliveries:due`; }
   /** One endpoint's pending deliveries by the time they are due. */
   deliveryLane(endpoint: string) { return `${this.prefix}deliveries:due:${endpoint}`; }
   accountDeliveries(accountId: number | string) { return `${this.prefix}deliveries:account:${accountId}`; }

@@ -108,6 +108,16 @@ end
 redis.call('DEL', KEYS[1])
 return n`);
 
+// KEYS: the single due set of earlier versions, endpoints. ARGV: id, its endpoint, delivery prefix, lane prefix.
+// Moves one delivery from it to its endpoint's set, due when it was.
+const ADOPT = new LuaScript(`${DUE}
+local at = redis.call('ZSCORE', KEYS[1], ARGV[1])
+if not at then return 0 end
+redis.call('HSET', ARGV[3] .. ARGV[1], 'endpoint', ARGV[2])
+due(KEYS[2], ARGV[4], ARGV[2], ARGV[1], at)
+redis.call('ZREM', KEYS[1], ARGV[1])
+return 1`);
+
 const nullable = (value: string | undefined) => (value === undefined || value === '' ? null : value);
 
 function toDelivery(h: Record<string, string>): Delivery {
@@ -120,16 +130,34 @@ function toDelivery(h: Record<string, string>): Delivery {
 }
 
 export class RedisOutbox implements OutboxStore {
+  /** When this process last looked for deliveries in the single due set of earlier versions. */
+  private lookedForLegacy = Number.NEGATIVE_INFINITY;
+
   constructor(private readonly redis: Redis, private readonly keys: RedisKeys) {}
 
   /** Leases what it returns; `skip` needs no filter here, since a leased delivery is not due. */
   async takeDue(now: number, want: DueRequest): Promise<Delivery[]> {
+    if (now - this.lookedForLegacy >= 60_000) await this.adoptLegacy(now);
     const busy = [...want.inFlight].flatMap(([endpoint, n]) => [endpoint, n]);
     const ids = await TAKE_DUE.run(this.redis, [this.keys.deliveryEndpoints],
       [now, want.limit, want.perEndpoint, now + LEASE_MS, this.keys.delivery(''), this.keys.deliveryLane(''), ...busy]) as string[];
     const rows = await Promise.all(ids.map((id) => this.redis.hGetAll(this.keys.delivery(id)) as Promise<Record<string, string>>));
     // The deliverer sends attempt `attempts + 1`: the number this lease took.
     return rows.filter((h) => h.id).map((h) => ({ ...toDelivery(h), attempts: Number(h.sent) - 1 }));
+  }
+
+  /**
+   * Deliveries written by a version with one due set for all endpoints (nodes not yet upgraded,
+   * during a rolling upgrade) join their endpoint's set: looked for at most once a minute.
+   */
+  private async adoptLegacy(now: number): Promise<void> {
+    this.lookedForLegacy = now;
+    const legacy = this.keys.legacyDeliveriesDue;
+    for (const id of await this.redis.zRange(legacy, 0, -1)) {
+      const url = await this.redis.hGet(this.keys.delivery(id), 'url');
+      if (url === null || url === undefined) await this.redis.zRem(legacy, id);
+      else await ADOPT.run(this.redis, [legacy, this.keys.deliveryEndpoints], [id, endpointOf(url), this.keys.delivery(''), this.keys.deliveryLane('')]);
+    }
   }
 
   async recordAttempt(id: string, a: AttemptRecord): Promise<void> {

@@ -111,4 +111,16 @@ describe('webhook outbox: redis', () => {
     const freed = new Map([['slow.example.com', 1]]);
     expect((await outbox.takeDue(later, { limit: 10, perEndpoint: 2, inFlight: freed, skip: new Set() })).map((d) => d.id)).toEqual(['slow-2']);
   });
+
+  it('takes over deliveries an earlier version left in its single due set', async () => {
+    const keys = new RedisKeys(prefix);
+    const now = Date.now();
+    await store.client.hSet(keys.delivery('old'), {
+      id: 'old', account: '7', job: '1', event: 'job.completed', url: 'https://Old.Example.com/hook', account_default: '0', body: '{}',
+      state: 'pending', attempts: '1', sent: '1', next: String(now), created: String(now), updated: String(now),
+    });
+    await store.client.zAdd(keys.legacyDeliveriesDue, { score: now, value: 'old' });
+    expect((await take(now)).map((d) => [d.id, d.endpoint, d.attempts])).toEqual([['old', 'old.example.com', 1]]);
+    expect(await store.client.exists(keys.legacyDeliveriesDue)).toBe(0);
+  });
 });
