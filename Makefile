@@ -4,7 +4,7 @@ SHELL := /bin/bash
 PORT ?= 8080
 export PORT
 
-.PHONY: install build run test chromium bench clean
+.PHONY: install build run test chromium fonts bench clean
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -28,14 +28,19 @@ dist/.built: node_modules/.installed tsconfig.json $(shell find src bench -name 
 
 build: build/engine.wasm build/linear.wasm build/mesh.wasm build/nesting.wasm dist/.built
 
-run: build
+run: build fonts
 	KERF_WEBHOOK_ALLOW_LOOPBACK=1 node dist/src/main.js
 
 # The account page's browser tests drive Debian's Chromium (CI runs as root on Debian).
 chromium:
 	@command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
 
-test: build chromium
+# The PDF exports embed WenQuanYi Micro Hei (Debian fonts-wqy-microhei: Latin, Greek, Cyrillic
+# and CJK in one face; Apache 2.0); without it they fall back to Helvetica's Western letters.
+fonts:
+	@test -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-wqy-microhei)
+
+test: build chromium fonts
 	npx vitest run
 
 bench: bench-api bench-engine bench-perfect-packing bench-linear bench-analysis bench-nesting bench-scale bench-accounts
