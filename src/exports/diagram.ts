@@ -17,8 +17,8 @@ export type Shape =
   | { kind: 'poly'; points: Pt[]; style: Style; ref?: string; fill?: string }
   | { kind: 'line'; x1: number; y1: number; x2: number; y2: number; style: Style; ref?: string }
   | { kind: 'circle'; cx: number; cy: number; r: number; style: Style; ref?: string }
-  /** x, y is the centre of the text line (anchor middle) or its left end (start); angle 90 reads upwards. `of`: the part it labels. */
-  | { kind: 'text'; x: number; y: number; text: string; size: number; anchor: 'middle' | 'start'; angle: 0 | 90; style: Style; bold?: boolean; of?: string };
+  /** x, y is the centre of the text line (anchor middle) or its left end (start); angle 90 reads upwards. `of`: the part it labels; `cut`: the cut it numbers. */
+  | { kind: 'text'; x: number; y: number; text: string; size: number; anchor: 'middle' | 'start'; angle: 0 | 90; style: Style; bold?: boolean; of?: string; cut?: string };
 
 /** Colours and line weights (stroke in points on the page, whatever the scale); dash lengths in points. */
 export const STYLES: Record<Style, { fill: string | null; stroke: string | null; width: number; dash?: number[] }> = {
@@ -117,7 +117,7 @@ export function diagram(sheet: Sheet, options: DiagramOptions): Diagram {
     const y = linear ? -size * 0.9 : (c.y1 + c.y2) / 2;
     const w = textWidth(text, size) + size * 0.5, h = size * 1.3;
     shapes.push({ kind: 'rect', x: x - w / 2, y: y - h / 2, w, h, style: 'cutNumberBox' });
-    shapes.push({ kind: 'text', x, y, text, size, anchor: 'middle', angle: 0, style: 'cutNumber' });
+    shapes.push({ kind: 'text', x, y, text, size, anchor: 'middle', angle: 0, style: 'cutNumber', cut: `${c.stock.id}#${c.order}` });
     if (linear) under = Math.max(under, size * 1.6);
   }
 

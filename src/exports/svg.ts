@@ -2,7 +2,7 @@
 // stock entry is a <g id="stock-<id>"> whose inner group flips y, so the coordinates inside are
 // the record's own (origin bottom-left, y up); texts are flipped back to read upright. Parts,
 // offcuts, cuts and the sheet carry data-part / data-offcut / data-cut / data-sheet, a part's
-// number and name data-label-for="<part id>". The result viewer inlines one <svg> per pattern
+// number and name data-label-for="<part id>", a cut's number data-cut-number. The result viewer inlines one <svg> per pattern
 // (sheetSvg).
 import { diagram, STYLES, type Diagram, type Shape } from './diagram.js';
 import { fmt, pieces, sheetsOf, sizeText, type ExportRecord, type Sheet } from './model.js';
@@ -100,7 +100,7 @@ function shapeSvg(shape: Shape, unit: number): string {
       const turn = shape.angle === 90 ? ' rotate(-90)' : '';
       const anchor = shape.anchor === 'middle' ? ' text-anchor="middle"' : '';
       const weight = shape.bold ? ' font-weight="bold"' : '';
-      const of = shape.of !== undefined ? ` data-label-for="${esc(shape.of)}"` : '';
+      const of = shape.of !== undefined ? ` data-label-for="${esc(shape.of)}"` : shape.cut !== undefined ? ` data-cut-number="${esc(shape.cut)}"` : '';
       return `<text x="0" y="${n(shape.size * 0.35)}" transform="translate(${n(shape.x)} ${n(shape.y)}) scale(1 -1)${turn}" font-family="${FONT_FAMILY}" font-size="${n(shape.size)}"${anchor}${weight}${of} fill="${STYLES[shape.style].fill}">${esc(shape.text)}</text>`;
     }
   }
