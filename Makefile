@@ -4,7 +4,7 @@ SHELL := /bin/bash
 PORT ?= 8080
 export PORT
 
-.PHONY: install build run test chromium fonts bench clean
+.PHONY: install build run test chromium fonts render-tools render-exports bench clean
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -42,6 +42,15 @@ fonts:
 
 test: build chromium fonts
 	npx vitest run
+
+# Every export of a few representative jobs rendered to PNG under out/exports/ (pdftoppm,
+# rsvg-convert, ezdxf draw; CSV and the result viewer through Chromium), to look at.
+render-tools:
+	@command -v pdftoppm >/dev/null && command -v rsvg-convert >/dev/null && /usr/bin/python3 -c 'import ezdxf, matplotlib' 2>/dev/null \
+	  || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils librsvg2-bin python3-ezdxf python3-matplotlib)
+
+render-exports: build chromium fonts render-tools
+	npx vitest run --config test/render/vitest.config.ts
 
 bench: bench-api bench-engine bench-perfect-packing bench-linear bench-analysis bench-nesting bench-scale bench-accounts
 

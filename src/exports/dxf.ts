@@ -25,7 +25,7 @@ class Dxf {
     for (const [c, v] of items) this.pair(c, v);
   }
   text(): string {
-    return `${this.out.join('\r\n')}\r\n`;
+    return this.out.length ? `${this.out.join('\r\n')}\r\n` : '';
   }
 }
 

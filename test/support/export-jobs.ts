@@ -52,7 +52,7 @@ export const EXPORT_JOBS = {
   roll: {
     saw: { bladeWidth: 0, stockType: 'roll' },
     stock: [{ l: 50000, w: 1370, material: 'vinyl' }],
-    parts: [{ l: 900, w: 600, q: 5, name: 'panel' }, { l: 1200, w: 400, q: 4, name: 'strip' }, { l: 500, w: 500, q: 6, name: 'tile' }],
+    parts: [{ l: 900, w: 600, q: 5, name: 'panel', material: 'vinyl' }, { l: 1200, w: 400, q: 4, name: 'strip', material: 'vinyl' }, { l: 500, w: 500, q: 6, name: 'tile', material: 'vinyl' }],
   },
   /** Names in Polish, German, Greek, Russian, Chinese and Japanese, two that shorten to the same code. */
   names: {
