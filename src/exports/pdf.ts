@@ -29,8 +29,8 @@ export async function renderPdf(record: ExportRecord, option: string): Promise<B
   const bars = sheets.filter((s) => s.stock.type === 'linear');
   for (const sheet of sheets.filter((s) => s.stock.type !== 'linear')) {
     const plan = sawPlan(sheet, kerf);
-    const rows = stepRows(plan.steps, plan.none);
-    pages.push((pdf) => patternPage(pdf, sheet, sheets.length, rows.slice(0, STEP_ROWS)));
+    const rows = stepRows(plan.steps);
+    pages.push((pdf) => patternPage(pdf, sheet, sheets.length, rows.slice(0, STEP_ROWS), plan.none));
     for (let at = STEP_ROWS; at < rows.length; at += STEP_ROWS * 3) {
       const chunk = rows.slice(at, at + STEP_ROWS * 3);
       pages.push((pdf) => stepsPage(pdf, sheet, chunk));
@@ -128,8 +128,7 @@ function cover(pdf: PagedDoc, record: ExportRecord, sheets: Sheet[]): void {
 /** A row of the saw steps table: the cut numbers, the setting, what comes off (a rest row: only the last). */
 interface StepRow { cuts: string; step: string; off: string }
 
-function stepRows(steps: SawStep[], none?: string): StepRow[] {
-  if (none) return [{ cuts: '', step: '', off: none }];
+function stepRows(steps: SawStep[]): StepRow[] {
   return steps.flatMap((s) => [
     { cuts: cutNumbers(s.cuts), step: stepText(s), off: s.cuts.length > 1 && s.off !== 'trim' ? `${s.off} each` : s.off },
     ...(s.rest ? [{ cuts: '', step: '', off: `rest: ${s.rest}` }] : []),
@@ -147,7 +146,8 @@ function patternHeader(pdf: PagedDoc, sheet: Sheet, count: number): void {
   line(doc, `Efficiency ${pct(a.areaEfficiency)} · ${a.totalParts} parts · ${a.numberOfCuts} cuts · cut length ${fmt(a.cutLength)}`, M, M + 32, { size: 9, color: '#555555' });
 }
 
-function patternPage(pdf: PagedDoc, sheet: Sheet, count: number, rows: StepRow[]): void {
+/** `none`: why the pattern has no saw steps (nested, routed). */
+function patternPage(pdf: PagedDoc, sheet: Sheet, count: number, rows: StepRow[], none?: string): void {
   const { doc } = pdf;
   pdf.addPage('landscape');
   patternHeader(pdf, sheet, count);
@@ -157,7 +157,8 @@ function patternPage(pdf: PagedDoc, sheet: Sheet, count: number, rows: StepRow[]
   const rough = Math.min(area.w / (stock.l * 1.06), area.h / (stock.w * 1.1));
   const d = diagram(sheet, { minText: 5 / rough, maxText: 10 / rough });
   drawDiagram(doc, d, area);
-  stepsTable(doc, rows, A4.long - M - STEPS_W, M + 62, 'Saw steps');
+  if (none) line(doc, `No saw steps: ${none}.`, A4.long - M - STEPS_W, M + 62, { size: 8, color: '#444444', maxWidth: STEPS_W });
+  else stepsTable(doc, rows, A4.long - M - STEPS_W, M + 62, 'Saw steps');
   legend(doc, A4.short - 52);
 }
 

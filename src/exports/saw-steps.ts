@@ -57,7 +57,7 @@ export function sawPlan(sheet: Sheet, kerf: number): SawPlan {
   } catch (error) {
     if (!(error instanceof NotGuillotine)) throw error;
     const nested = sheet.placements.some((p) => p.part.placedOutline?.length);
-    return { steps: [], order: [...sheet.placements].sort(byPosition), none: nested ? 'nested shapes: routed, not sawn' : 'no saw program: the layout is not made by straight cuts through' };
+    return { steps: [], order: [...sheet.placements].sort(byPosition), none: nested ? 'nested shapes are routed, not sawn' : 'a router layout, not made by straight cuts through the sheet' };
   }
   const linear = sheet.stock.type === 'linear';
   const steps: SawStep[] = [];
