@@ -50,6 +50,8 @@ export async function renderPdf(record: ExportRecord, option: string): Promise<B
 
 const pagesFor = (rows: unknown[]) => Math.max(1, Math.ceil(rows.length / ROWS_PER_PAGE));
 const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
+/** A total as a person reads it: one decimal at most (a nested sheet's cut length sums slanted edges). */
+const total = (v: number) => fmt(Math.round(v * 10) / 10);
 
 function cover(pdf: PagedDoc, record: ExportRecord, sheets: Sheet[]): void {
   const { doc } = pdf;
@@ -69,9 +71,9 @@ function cover(pdf: PagedDoc, record: ExportRecord, sheets: Sheet[]): void {
     ['Efficiency', pct(m.totalEfficiency)],
     ['Parts placed', `${placed} of ${record.parts.length}`],
     ['Cuts', `${m.totalCuts} (stacked ${m.totalStackedCuts})`],
-    ['Cut length', `${fmt(m.totalCutLength)} (stacked ${fmt(m.totalStackedCutLength)})`],
+    ['Cut length', `${total(m.totalCutLength)} (stacked ${total(m.totalStackedCutLength)})`],
     ['Stock cost', fmt(m.totalStockCost)],
-    ['Offcuts', `${m.totalOffcuts} (area ${fmt(m.totalOffcutsArea)})`],
+    ['Offcuts', `${m.totalOffcuts} (area ${total(m.totalOffcutsArea)})`],
   ];
   line(doc, 'Totals', M, y, { size: 12, bold: true });
   y += 18;
@@ -143,7 +145,7 @@ function patternHeader(pdf: PagedDoc, sheet: Sheet, count: number): void {
   line(doc, `× ${pieces(stock)}`, A4.long - M, M, { size: 14, bold: true, align: 'right' });
   const desc = [sizeText(stock), stock.material, stock.name, stock.grain ? `grain ${stock.grain === 'l' ? 'along the length' : 'across'}` : ''].filter(Boolean).join(' · ');
   line(doc, desc, M, M + 18, { size: 10, color: '#333333' });
-  line(doc, `Efficiency ${pct(a.areaEfficiency)} · ${a.totalParts} parts · ${a.numberOfCuts} cuts · cut length ${fmt(a.cutLength)}`, M, M + 32, { size: 9, color: '#555555' });
+  line(doc, `Efficiency ${pct(a.areaEfficiency)} · ${a.totalParts} parts · ${a.numberOfCuts} cuts · cut length ${total(a.cutLength)}`, M, M + 32, { size: 9, color: '#555555' });
 }
 
 /** `none`: why the pattern has no saw steps (nested, routed). */

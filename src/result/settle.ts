@@ -1,12 +1,16 @@
-// The one place a result record's numbers are settled, after any engine built it: lengths,
-// areas and coordinates on the request's own grid (3 decimals, more when the request's sizes
-// have more: 1/64 inch is 0.015625), no -0, and every coordinate inside its stock. The
-// engines work in floating point (nesting in float32), so without this a part drawn at
-// x -0.000012 or 199.999988 reaches every client and every export.
+// The one place a result record's numbers are settled, after any engine built it. The engines
+// work in floating point (nesting in float32), so without this a part drawn at x -0.000012 or
+// 199.999988 reaches every client and every export. A length, area or coordinate within
+// floating-point noise of the request's own grid (3 decimals, more when the request's sizes
+// have more: 1/64 inch is 0.015625) lands on it; one farther off is a true value (a corner of
+// a part turned 37 degrees) and keeps 6 decimals, so no part moves by more than the noise and
+// clearances hold. No -0, and every coordinate of the sheet's geometry inside its stock.
 import type { CalcRequest } from '../schema/request.js';
 import type { ResultRecord } from '../schema/result.js';
 
 const MAX_DECIMALS = 6;
+/** How far from the grid a value may be and still be noise: float32 carries about 7 digits. */
+const NOISE = 5e-5;
 
 function decimalsOf(n: number): number {
   if (!Number.isFinite(n) || Number.isInteger(n)) return 0;
@@ -30,7 +34,10 @@ export function gridDecimals(request: CalcRequest): number {
 
 export function settleRecord(record: ResultRecord, request: CalcRequest): ResultRecord {
   const scale = 10 ** gridDecimals(request);
-  const on = (v: number) => Math.round(v * scale) / scale + 0; // + 0 turns -0 into 0
+  const on = (v: number) => {
+    const grid = Math.round(v * scale) / scale;
+    return (Math.abs(v - grid) <= NOISE ? grid : Math.round(v * 1e6) / 1e6) + 0; // + 0 turns -0 into 0
+  };
   const inside = (v: number, max: number) => Math.min(Math.max(on(v), 0), on(max));
 
   const size = new Map<string, { l: number; w: number }>();
@@ -51,9 +58,12 @@ export function settleRecord(record: ResultRecord, request: CalcRequest): Result
   for (const p of record.parts) {
     const s = p.stock && size.get(p.stock.id);
     if (!s) continue;
-    if (p.x !== null) p.x = inside(p.x, s.l);
-    if (p.y !== null) p.y = inside(p.y, s.w);
     const shaped = p as { placedOutline?: { x: number; y: number }[]; placedHoles?: { x: number; y: number }[][] };
+    // A nested part's x, y is where its turned l x w frame starts, which may lie off the sheet
+    // where the shape does not fill the frame: only its outline must be inside.
+    const place = shaped.placedOutline?.length ? on : inside;
+    if (p.x !== null) p.x = place(p.x, s.l);
+    if (p.y !== null) p.y = place(p.y, s.w);
     shaped.placedOutline?.forEach((q) => point(q, s));
     shaped.placedHoles?.forEach((ring) => ring.forEach((q) => point(q, s)));
   }
@@ -74,7 +84,9 @@ export function settleRecord(record: ResultRecord, request: CalcRequest): Result
   }
   const m = record.metadata;
   for (const key of ['totalCutLength', 'totalStackedCutLength', 'totalStockArea', 'totalStockUsedArea', 'totalPartArea',
-    'totalOffcutsArea', 'totalBladeArea', 'totalTrimArea', 'totalRollLength'] as const) m[key] = on(m[key]);
+    'totalBladeArea', 'totalTrimArea', 'totalRollLength'] as const) m[key] = on(m[key]);
+  // The offcuts' total is of the offcuts as settled.
+  m.totalOffcutsArea = Math.round(record.offcuts.reduce((sum, o) => sum + o.l * o.w * o.q, 0) * 1e6) / 1e6;
   for (const entry of Object.values(m.materialSummary)) {
     entry.stockArea = on(entry.stockArea);
     entry.partArea = on(entry.partArea);
