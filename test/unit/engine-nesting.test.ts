@@ -208,6 +208,19 @@ describe('nesting engine', () => {
     expect(short.items).toEqual(long.items);
   });
 
+  it('ends a roll that no cut can shorten at the effort limit (three small parts in one column)', () => {
+    // Every cut of the strip leaves a part sticking out past its end, clear of the others: such
+    // attempts used to take no sweep of effort, so the search ran until the budget ran out.
+    const few = rollJob({
+      stock: [{ x0: 0, y0: 0, x1: 1000, y1: 100, q: 1, area: 100_000 }],
+      types: [{ q: 3, angles: [0], mirror: false, stock: [0], rings: [L] }],
+      effort: 500,
+    });
+    const solution = solveNesting(few, mod);
+    expect(solution.stats.stoppedByDeadline).toBe(false);
+    expect(solution.items.filter((item) => item.sheet >= 0)).toHaveLength(3);
+  });
+
   it('does not grow its memory with the effort (a solve never frees it)', () => {
     // The engine's runtime never frees memory during a solve, so anything allocated per
     // order evaluation, separation move or compaction attempt would grow with the effort.
