@@ -7,13 +7,12 @@
 // any angle once nested; mirrored yes for a part nested as its mirror image. `number` is the
 // part number the diagrams, lists and labels print (the part row, from 1) and `copy` which
 // instance of it (from 1); new columns go at the end, so readers by position keep working.
-import { bandingOf, bandText, drillsOf, FACE_NAMES, fmt, partRows, rowOf, sheetsOf, SIDES, type ExportRecord, type RecordPart } from './model.js';
+import { bandingOf, bandText, copyOf, drillsOf, FACE_NAMES, fmt, partRows, rowOf, sheetsOf, SIDES, type ExportRecord, type RecordPart } from './model.js';
 
 type Cell = string | number | boolean | null;
 
 const BOM = '\uFEFF';
 const turned = (p: RecordPart) => p.rot === 1 || (p.rotation !== undefined && p.rotation % 360 !== 0);
-const copyOf = (id: string) => Number(id.slice(id.lastIndexOf('.') + 1)) + 1;
 
 function field(value: Cell, text: boolean): string {
   if (value === null) return '';

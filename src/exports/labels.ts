@@ -5,10 +5,10 @@
 // the name, size, material, where it is cut from, the part drawn with its banded edges, and
 // "<number>-<copy>" as a Code 39 barcode.
 import { code39, code39Encodable } from './code39.js';
-import { bandingOf, bandText, fmt, kerfOf, partGrainAxis, partRows, rowOf, sheetsOf, SIDES, sizeText, type ExportRecord, type RecordPart, type Side } from './model.js';
+import { STYLES } from './diagram.js';
+import { bandingOf, bandText, copyOf, fmt, kerfOf, partGrainAxis, partRows, rowOf, sheetsOf, SIDES, sizeText, type ExportRecord, type RecordPart, type Side } from './model.js';
 import { line, newDoc, type Doc } from './pdf-doc.js';
 import { sawPlan } from './saw-steps.js';
-import { STYLES } from './diagram.js';
 
 const MM = 72 / 25.4;
 export const LABEL = { cols: 3, rows: 8, w: 63.5 * MM, h: 33.9 * MM, left: 6.4 * MM, top: 12.9 * MM, pitchX: 66 * MM, pitchY: 33.9 * MM };
@@ -24,10 +24,12 @@ export function labelOrder(record: ExportRecord): Item[] {
   const items: Item[] = [];
   for (const sheet of sheetsOf(record)) {
     const order = sawPlan(sheet, kerf).order;
-    const ids = book ? order.flatMap((pl) => pl.ids) : Array.from({ length: Math.max(0, ...order.map((pl) => pl.ids.length)) }, (_, k) => order.flatMap((pl) => (pl.ids[k] ? [pl.ids[k]] : []))).flat();
+    // A placement holds one instance per sheet of the stack: a book's come off together, else sheet after sheet.
+    const sheetsInStack = Math.max(0, ...order.map((pl) => pl.ids.length));
+    const ids = book ? order.flatMap((pl) => pl.ids) : Array.from({ length: sheetsInStack }, (_, k) => order.flatMap((pl) => pl.ids[k] ?? [])).flat();
     for (const id of ids) {
       const row = rows.get(rowOf(id))!;
-      items.push({ part: byId.get(id)!, number: row.number, copy: Number(id.slice(id.lastIndexOf('.') + 1)) + 1, copies: row.requested, pattern: sheet.number });
+      items.push({ part: byId.get(id)!, number: row.number, copy: copyOf(id), copies: row.requested, pattern: sheet.number });
     }
   }
   return items;

@@ -13,7 +13,7 @@ export type ExportRecord = Omit<ResultRecord, 'parts'> & { parts: RecordPart[] }
 export interface PartRow {
   /** "<part row>" of the ids "<part row>.<copy>". */
   row: string;
-  /** 1-based, in record order: the number printed on diagrams, lists and PTX PART_INDEX. */
+  /** 1-based, in record order: the one part number diagrams, saw steps, lists, labels, CSV and PTX PART_INDEX print. */
   number: number;
   first: RecordPart;
   requested: number;
@@ -69,6 +69,8 @@ export function parseRecord(json: string): ExportRecord {
 }
 
 export const rowOf = (id: string) => id.slice(0, Math.max(0, id.lastIndexOf('.'))) || id;
+/** Which copy of its part row an instance id "<row>.<copy>" is, from 1 (labels, CSV). */
+export const copyOf = (id: string) => Number(id.slice(id.lastIndexOf('.') + 1)) + 1;
 export const kerfOf = (record: ExportRecord) => Number(record.saw.bladeWidth) || 0;
 
 /** The record carries no units; a saw setting `units` would tell, else millimetres (the norm for panels). */
