@@ -98,6 +98,8 @@ const migrations: string[] = [
      account_id INTEGER NOT NULL REFERENCES accounts(id),
      expires_at INTEGER NOT NULL
    );`,
+  // The account page lists an account's latest jobs.
+  `CREATE INDEX jobs_account ON jobs(account_id, id);`,
   // Deliveries: the endpoint (host) each goes to, so slow endpoints get their own concurrency,
   // and the last attempt number handed out, so one cut short by a restart is not sent again under it.
   `ALTER TABLE deliveries ADD COLUMN endpoint TEXT NOT NULL DEFAULT '';

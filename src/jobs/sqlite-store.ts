@@ -3,7 +3,7 @@
 // at the pool (claim); whose turn was when is kept in memory, since a restart may forget it.
 import type { Db } from '../db/sqlite.js';
 import type { NewDelivery, Outbox } from '../webhooks/outbox.js';
-import type { ClaimedJob, JobState, JobStore, JobView, NewJob } from './store.js';
+import type { ClaimedJob, JobState, JobStore, JobSummary, JobView, NewJob } from './store.js';
 
 interface JobRow {
   id: number;
@@ -52,6 +52,7 @@ export class SqliteJobStore implements JobStore {
     this.statements = {
       insert: db.prepare(`INSERT INTO jobs (account_id, kind, state, request, webhook, created_at) VALUES (?, ?, 'queued', ?, ?, ?)`),
       get: db.prepare(`SELECT id, account_id, state, created_at, finished_at, result, error FROM jobs WHERE id = ? AND account_id = ?`),
+      recent: db.prepare(`SELECT id, state, created_at, finished_at FROM jobs WHERE account_id = ? ORDER BY id DESC LIMIT ?`),
       // Per account with queued jobs: its oldest one and how many of its jobs run.
       waiting: db.prepare(`SELECT q.account_id AS accountId, MIN(q.id) AS oldest,
                              (SELECT COUNT(*) FROM jobs r WHERE r.state = 'running' AND r.account_id = q.account_id) AS running
@@ -86,6 +87,16 @@ export class SqliteJobStore implements JobStore {
       result: expired ? null : row.result,
       error: expired ? null : row.error,
     };
+  }
+
+  async recent(accountId: number, limit: number, now = Date.now()): Promise<JobSummary[]> {
+    const rows = this.statements.recent.all(accountId, limit) as Pick<JobRow, 'id' | 'state' | 'created_at' | 'finished_at'>[];
+    return rows.map((row) => ({
+      id: row.id,
+      state: (row.state === 'done' || row.state === 'failed') && row.finished_at !== null && row.finished_at + this.retentionMs <= now ? 'expired' : row.state,
+      createdAt: row.created_at,
+      finishedAt: row.finished_at,
+    }));
   }
 
   async state(id: number, accountId: number, now = Date.now()): Promise<JobState | undefined> {

@@ -11,6 +11,8 @@ export class RedisKeys {
   get unfinishedJobs() { return `${this.prefix}jobs:unfinished`; }
   /** Ids of done and failed jobs by finish time (the retention sweep looks only here). */
   get finishedJobs() { return `${this.prefix}jobs:finished`; }
+  /** The account's latest job ids (the account page's list), scored by id. */
+  accountJobs(accountId: number | string) { return `${this.prefix}jobs:account:${accountId}`; }
   /** One account's queued jobs not yet handed to BullMQ, by id (oldest first). */
   accountQueue(accountId: number | string) { return `${this.prefix}jobs:queued:${accountId}`; }
   /** Accounts with queued jobs, by their last turn: the order they take turns in. */
