@@ -1,6 +1,39 @@
 // What the delivery loop and the account page need from the outbox, wherever it lives: the
-// embedded Outbox (SQLite rows) or RedisOutbox (shared by every node).
-import type { AttemptRecord, Delivery, DeliveryState } from './outbox.js';
+// embedded Outbox (SQLite rows) or RedisOutbox (shared by every node); and what a delivery is.
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'skipped';
+export type WebhookEvent = 'job.completed' | 'job.failed';
+
+export interface NewDelivery {
+  id: string;
+  accountId: number;
+  jobId: number;
+  event: WebhookEvent;
+  url: string;
+  /** The account's default URL: health-tracked and disabled on sustained failure. */
+  accountDefault: boolean;
+  /** The exact bytes to send. */
+  body: string;
+}
+
+export interface Delivery extends NewDelivery {
+  /** Where it goes (endpointOf its URL): deliveries to one endpoint share its concurrency. */
+  endpoint: string;
+  state: DeliveryState;
+  attempts: number;
+  nextAttemptAt: number;
+  lastStatus: number | null;
+  lastError: string | null;
+  createdAt: number;
+}
+
+export interface AttemptRecord {
+  attempt: number;
+  at: number;
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+}
 
 type Maybe<T> = T | Promise<T>;
 

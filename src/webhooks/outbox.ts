@@ -3,41 +3,9 @@
 // delivery out takes its next attempt number in the row, so a send cut short by a restart is
 // sent again under a new number.
 import type { Db } from '../db/sqlite.js';
-import type { DueRequest, OutboxStore } from './outbox-store.js';
+import type { AttemptRecord, Delivery, DeliveryState, DueRequest, NewDelivery, OutboxStore, WebhookEvent } from './outbox-store.js';
 
-export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'skipped';
-export type WebhookEvent = 'job.completed' | 'job.failed';
-
-export interface NewDelivery {
-  id: string;
-  accountId: number;
-  jobId: number;
-  event: WebhookEvent;
-  url: string;
-  /** The account's default URL: health-tracked and disabled on sustained failure. */
-  accountDefault: boolean;
-  /** The exact bytes to send. */
-  body: string;
-}
-
-export interface Delivery extends NewDelivery {
-  /** Where it goes (endpointOf its URL): deliveries to one endpoint share its concurrency. */
-  endpoint: string;
-  state: DeliveryState;
-  attempts: number;
-  nextAttemptAt: number;
-  lastStatus: number | null;
-  lastError: string | null;
-  createdAt: number;
-}
-
-export interface AttemptRecord {
-  attempt: number;
-  at: number;
-  status: number | null;
-  error: string | null;
-  durationMs: number;
-}
+export type { AttemptRecord, Delivery, DeliveryState, NewDelivery, WebhookEvent } from './outbox-store.js';
 
 /** The host (and port) a URL names: the unit of delivery concurrency. */
 export function endpointOf(url: string): string {
