@@ -170,7 +170,7 @@ describe('two API and two worker processes on one Redis', () => {
       await victim!.stop();
       workers = workers.filter((w) => w !== victim);
 
-      const reply = await waitForResult(apis[1].url, DEV_KEY, id, 60_000);
+      const reply = await waitForResult(apis[1].url, DEV_KEY, id);
       expect(reply.status).toBe(200);
       expect(validateLayout(cabinet('__slow__'), reply.json)).toEqual([]);
       expect((await jobRecord(id)).attempts).toBe('2');

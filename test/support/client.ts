@@ -32,8 +32,11 @@ export async function submit(base: string, key: string, request: unknown): Promi
   return reply.json.jobId;
 }
 
-/** Polls readiness like a client would (faster, for tests) until 200 or 410, then fetches. */
-export async function waitForResult(base: string, key: string, jobId: number, timeoutMs = 60_000): Promise<Reply> {
+/**
+ * Polls readiness like a client would (faster, for tests) until 200 or 410, then fetches. The
+ * time limit only catches a job that never ends: a loaded machine may be many times slower.
+ */
+export async function waitForResult(base: string, key: string, jobId: number, timeoutMs = 280_000): Promise<Reply> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const ready = await call(`${base}/v3/result/ready?id=${jobId}`, { key });

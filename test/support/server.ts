@@ -30,6 +30,9 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
     KERF_DEV_API_KEY: DEV_KEY,
     KERF_LOG_LEVEL: 'warn',
     KERF_POOL_THREADS: '2',
+    // Jobs in tests end at their effort limit (deterministic layouts) whatever the machine's
+    // load: the budget is only a backstop, far beyond what any test job needs.
+    KERF_JOB_BUDGET_MS: '300000',
     ...options.env,
   };
   const child = spawn(process.execPath, [path.join(ROOT, 'dist/src/main.js')], {
