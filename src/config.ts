@@ -15,12 +15,16 @@ export interface Config {
   jobBudgetMs: number;
   /** Extra time past the budget before the pool replaces a runaway worker. */
   abortGraceMs: number;
+  /** Most jobs of one account running at once (embedded: in this pool; Redis: across all workers); 0 for no cap. */
+  accountThreads: number;
   /** How often a crashed job is tried before it fails. */
   maxAttempts: number;
   /** How long finished jobs stay readable before they answer 410. */
   retentionMs: number;
   /** Defaults for new accounts. */
   defaultRatePerMinute: number;
+  /** The sliding window the per-minute rate is measured over (a minute; tests shorten it). */
+  rateWindowMs: number;
   defaultMonthlyCalls: number;
   /** Smallest leftover reported as an offcut, in request units (each side). */
   minOffcut: number;
@@ -28,6 +32,9 @@ export interface Config {
   /** Webhook deliveries may go to loopback (development, tests) or private addresses. */
   webhookAllowLoopback: boolean;
   webhookAllowPrivate: boolean;
+  /** Webhook deliveries in flight at once from this process, in all and to one endpoint (host). */
+  webhookConcurrency: number;
+  webhookEndpointConcurrency: number;
   /** Endpoint health thresholds of account-default webhook URLs. */
   webhookWarnAfterMs: number;
   webhookDisableAfterMs: number;
@@ -68,13 +75,17 @@ export function loadConfig(env = process.env): Config {
     jobBudgetMs: int(env, 'KERF_JOB_BUDGET_MS', 30_000),
     abortGraceMs: int(env, 'KERF_ABORT_GRACE_MS', 5_000),
     maxAttempts: Math.max(1, int(env, 'KERF_MAX_ATTEMPTS', 3)),
+    accountThreads: int(env, 'KERF_ACCOUNT_THREADS', 0),
     retentionMs: int(env, 'KERF_RETENTION_SECONDS', 7 * 24 * 3600) * 1000,
     defaultRatePerMinute: int(env, 'KERF_RATE_PER_MINUTE', 120),
+    rateWindowMs: Math.max(1, int(env, 'KERF_RATE_WINDOW_SECONDS', 60)) * 1000,
     defaultMonthlyCalls: int(env, 'KERF_MONTHLY_CALLS', 100_000),
     minOffcut: int(env, 'KERF_MIN_OFFCUT', 50),
     logLevel: env.KERF_LOG_LEVEL ?? 'info',
     webhookAllowLoopback: flag(env.KERF_WEBHOOK_ALLOW_LOOPBACK),
     webhookAllowPrivate: flag(env.KERF_WEBHOOK_ALLOW_PRIVATE),
+    webhookConcurrency: Math.max(1, int(env, 'KERF_WEBHOOK_CONCURRENCY', 256)),
+    webhookEndpointConcurrency: Math.max(1, int(env, 'KERF_WEBHOOK_ENDPOINT_CONCURRENCY', 4)),
     webhookWarnAfterMs: int(env, 'KERF_WEBHOOK_WARN_HOURS', 72) * 3_600_000,
     webhookDisableAfterMs: int(env, 'KERF_WEBHOOK_DISABLE_HOURS', 120) * 3_600_000,
     smtpUrl: env.KERF_SMTP_URL || undefined,

@@ -37,7 +37,7 @@ async function main() {
     ?? new SqliteAccountStore(db, { ratePerMinute: config.defaultRatePerMinute, monthlyCalls: config.defaultMonthlyCalls });
   const metering = redis?.metering ?? new Metering(db);
   const outbox = new Outbox(db);
-  const jobs = redis?.jobs ?? new SqliteJobStore(db, config.retentionMs, outbox);
+  const jobs = redis?.jobs ?? new SqliteJobStore(db, { retentionMs: config.retentionMs, outbox, accountThreads: config.accountThreads });
   const metrics = createMetrics();
   const pool = new EnginePool(config.poolThreads, config.abortGraceMs);
   const health: EndpointHealth = redis?.health
@@ -46,6 +46,8 @@ async function main() {
   const publicUrl = config.publicUrl ?? `http://${config.host}:${config.port}`;
   const deliverer = new Deliverer(redis?.outbox ?? outbox, accounts, health, mailer, systemClock, log.child({ component: 'webhooks' }), {
     policy: { allowLoopback: config.webhookAllowLoopback, allowPrivate: config.webhookAllowPrivate },
+    concurrency: config.webhookConcurrency,
+    perEndpoint: config.webhookEndpointConcurrency,
     accountPageUrl: `${publicUrl}/account`,
   });
   const dispatcher = new Dispatcher(jobs, pool, metering, accounts, metrics, log.child({ component: 'dispatcher' }), {
@@ -55,13 +57,13 @@ async function main() {
     maxAttempts: config.maxAttempts,
     pollMs: redis ? 100 : undefined,
     // Deliveries go out from the API nodes' loops (one place to watch egress); a worker node wakes them.
-    onDelivery: servesApi ? () => void deliverer.tick() : () => void redis?.outbox.announce().catch((err) => log.warn({ err }, 'could not wake the delivery loops')),
+    onDelivery: servesApi ? () => deliverer.wake() : () => void redis?.outbox.announce().catch((err) => log.warn({ err }, 'could not wake the delivery loops')),
   });
   if (!servesApi) return runWorkerNode(config, { jobs, pool, metrics, dispatcher, log, owner, closeDb: () => db.close(), closeAccounts: () => redis?.accounts.close() });
   const dev = await ensureDevAccount(accounts, config.dataDir, config.devApiKey);
   const sessions: Sessions = redis?.sessions ?? new SqliteSessions(db);
   const app = await buildApp({
-    config, accounts, metering, limiter: redis?.limiter ?? new MemoryRateLimiter(), jobs, dispatcher, pool, metrics, sessions,
+    config, accounts, metering, limiter: redis?.limiter ?? new MemoryRateLimiter(config.rateWindowMs), jobs, dispatcher, pool, metrics, sessions,
     outbox: redis?.outbox ?? outbox, health, deliverer,
   }, log);
 
@@ -69,7 +71,7 @@ async function main() {
   if (runsJobs) await dispatcher.start();
   else await dispatcher.stop();
   deliverer.start();
-  const stopListening = await redis?.outbox.listen(() => void deliverer.tick(), (err) => log.warn({ err }, 'delivery wake-ups: redis error'));
+  const stopListening = await redis?.outbox.listen(() => deliverer.wake(), (err) => log.warn({ err }, 'delivery wake-ups: redis error'));
   const sweeper = setInterval(() => void jobs.expire().catch((err) => log.error({ err }, 'expiry sweep failed')), 60_000);
   sweeper.unref();
   await app.listen({ host: config.host, port: config.port });

@@ -4,29 +4,40 @@
 import crypto from 'node:crypto';
 import { LuaScript, type Redis } from '../queue/redis-client.js';
 import type { RedisKeys } from '../queue/redis-keys.js';
-import type { RateDecision, RateLimiter } from './rate-limit.js';
-
-const WINDOW_MS = 60_000;
+import { DEFAULT_WINDOW_MS, slidingDecision, type RateDecision, type RateLimiter } from './rate-limit.js';
 
 // KEYS: current window, previous window. ARGV: limit, overlap of the previous window (0..1), ttl ms.
+// Returns {1} when counted, else {0, current, previous} for the retry time.
 const HIT = new LuaScript(`
 local current = tonumber(redis.call('GET', KEYS[1]) or '0')
 local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
-if current + previous * tonumber(ARGV[2]) + 1 > tonumber(ARGV[1]) then return 0 end
+if current + previous * tonumber(ARGV[2]) + 1 > tonumber(ARGV[1]) then return { 0, current, previous } end
 redis.call('INCR', KEYS[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return { 1 }`);
+
+// KEYS: the window a refused call was counted in.
+const REFUND = new LuaScript(`
+if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then redis.call('DECR', KEYS[1]) end
 return 1`);
 
 export class RedisRateLimiter implements RateLimiter {
-  constructor(private readonly redis: Redis, private readonly keys: RedisKeys) {}
+  constructor(private readonly redis: Redis, private readonly keys: RedisKeys, private readonly windowMs = DEFAULT_WINDOW_MS) {}
 
   async hit(key: string, perMinute: number, now = Date.now()): Promise<RateDecision> {
-    const start = now - (now % WINDOW_MS);
-    const hashed = crypto.createHash('sha256').update(key).digest('hex').slice(0, 32);
-    const overlap = 1 - (now - start) / WINDOW_MS;
-    const allowed = await HIT.run(this.redis, [this.keys.rateWindow(hashed, start), this.keys.rateWindow(hashed, start - WINDOW_MS)],
-      [perMinute, overlap, 2 * WINDOW_MS]);
-    if (allowed === 1) return { allowed: true, retryAfterSeconds: 0 };
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((start + WINDOW_MS - now) / 1000)) };
+    const start = now - (now % this.windowMs);
+    const overlap = 1 - (now - start) / this.windowMs;
+    const [counted, current, previous] = await HIT.run(this.redis, [this.window(key, start), this.window(key, start - this.windowMs)],
+      [perMinute * this.windowMs / 60_000, overlap, 2 * this.windowMs]) as number[];
+    if (counted === 1) return { allowed: true, retryAfterSeconds: 0, window: start };
+    return slidingDecision(current, previous, start, now, this.windowMs, perMinute);
+  }
+
+  async refund(key: string, window: number): Promise<void> {
+    await REFUND.run(this.redis, [this.window(key, window)], []);
+  }
+
+  private window(key: string, start: number): string {
+    return this.keys.rateWindow(crypto.createHash('sha256').update(key).digest('hex').slice(0, 32), start);
   }
 }

@@ -5,11 +5,14 @@ import type { Account, AccountStore } from '../accounts/accounts.js';
 import type { UsageMeter } from '../accounts/metering.js';
 import type { RateLimiter } from '../accounts/rate-limit.js';
 import { ApiError } from './errors.js';
+import { requestLog } from './request-log.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     account?: Account;
     apiKey?: string;
+    /** The rate window this call was counted in, until it is answered. */
+    rateWindow?: number;
   }
 }
 
@@ -30,7 +33,10 @@ export function authenticate(accounts: AccountStore) {
   };
 }
 
-/** For calls that count against the plan: hold, then rate, then allowance. Nothing is counted here. */
+/**
+ * For calls that count against the plan: hold, then rate, then allowance. The rate counts the
+ * call at once (concurrent calls see each other); refundRefused takes it back if it is refused.
+ */
 export function admitCall(limiter: RateLimiter, metering: UsageMeter) {
   return async (request: FastifyRequest) => {
     const account = request.account!;
@@ -41,10 +47,22 @@ export function admitCall(limiter: RateLimiter, metering: UsageMeter) {
         { limitPerMinute: account.ratePerMinute, retryAfterSeconds: decision.retryAfterSeconds },
         { 'retry-after': String(decision.retryAfterSeconds) });
     }
+    request.rateWindow = decision.window;
     const usage = await metering.usage(account.id);
     if (usage.calls >= account.monthlyCalls) {
       throw new ApiError(403, `Monthly allowance of ${account.monthlyCalls} calls used up for ${usage.month}`,
         { reason: 'allowance', month: usage.month, calls: usage.calls, allowance: account.monthlyCalls });
     }
+  };
+}
+
+/** onResponse: a call refused with a 4xx after admission (invalid, over the allowance) does not count against the rate. */
+export function refundRefused(limiter: RateLimiter) {
+  return (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    if (request.rateWindow !== undefined && reply.statusCode >= 400 && reply.statusCode < 500) {
+      Promise.resolve(limiter.refund(request.apiKey!, request.rateWindow))
+        .catch((error) => requestLog(request).warn({ err: error }, 'could not refund a refused call'));
+    }
+    done();
   };
 }

@@ -100,6 +100,13 @@ const migrations: string[] = [
    );`,
   // The account page lists an account's latest jobs.
   `CREATE INDEX jobs_account ON jobs(account_id, id);`,
+  // Deliveries: the endpoint (host) each goes to, so slow endpoints get their own concurrency,
+  // and the last attempt number handed out, so one cut short by a restart is not sent again under it.
+  `ALTER TABLE deliveries ADD COLUMN endpoint TEXT NOT NULL DEFAULT '';
+   ALTER TABLE deliveries ADD COLUMN sent INTEGER NOT NULL DEFAULT 0;
+   DROP INDEX deliveries_due;
+   CREATE INDEX deliveries_due ON deliveries(state, next_attempt_at, endpoint);
+   CREATE INDEX jobs_account_queue ON jobs(state, account_id, id);`,
 ];
 
 export function openDatabase(dataDir: string): Db {

@@ -4,11 +4,13 @@
 // queue when a worker dies and its lock runs out (stall recovery). The hash is the truth about
 // the job: every claim bumps its attempt number, and a result is written only by a script that
 // checks the job is still running under that attempt, so a re-run job's result lands once.
+// Accounts take turns: a submitted job waits in its account's queue, and a worker with a free
+// thread moves the next one by turn (PICK) into BullMQ just before it asks BullMQ for a job.
 import crypto from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
 import { connectRedis, LuaScript, type Redis } from '../queue/redis-client.js';
 import { JOB_QUEUE, RedisKeys } from '../queue/redis-keys.js';
-import type { NewDelivery } from '../webhooks/outbox.js';
+import { endpointOf, type NewDelivery } from '../webhooks/outbox.js';
 import { newDeliveryFields } from '../webhooks/redis-outbox.js';
 import { RECENT_JOBS, type ClaimedJob, type JobState, type JobStore, type JobSummary, type JobView, type NewJob } from './store.js';
 
@@ -20,11 +22,29 @@ export interface RedisJobStoreOptions {
   lockMs: number;
   /** This process's worker name, kept alive in Redis while it runs, so recovery elsewhere leaves its jobs alone. */
   owner?: string;
+  /** Most jobs of one account running at once across all workers; 0 for no cap. */
+  accountThreads?: number;
   onError?: (error: Error) => void;
 }
 
-// KEYS: sequence, unfinished set, the account's job list; job key prefix is ARGV[1], the list's length ARGV[8]. Returns the new id.
-const SUBMIT = new LuaScript(`
+// Puts a queued job in its account's queue; an account that had nothing queued joins the
+// turns at its last turn (a new one at a fresh turn, after everyone waiting).
+const JOIN = `
+local function join(queue, waiting, turns, sequence, account, id)
+  redis.call('ZADD', queue, 'NX', id, id)
+  if redis.call('ZSCORE', waiting, account) then return end
+  local turn = redis.call('HGET', turns, account)
+  if not turn then
+    turn = redis.call('INCR', sequence)
+    redis.call('HSET', turns, account, turn)
+  end
+  redis.call('ZADD', waiting, turn, account)
+end
+`;
+
+// KEYS: sequence, unfinished set, the account's job list, account queue, waiting accounts,
+// account turns, turn sequence; job key prefix is ARGV[1], the list's length ARGV[8]. Returns the new id.
+const SUBMIT = new LuaScript(`${JOIN}
 local id = redis.call('INCR', KEYS[1])
 local key = ARGV[1] .. id
 redis.call('HSET', key, 'account', ARGV[2], 'kind', ARGV[3], 'state', 'queued', 'request', ARGV[4], 'attempts', 0, 'created', ARGV[5])
@@ -33,22 +53,66 @@ if ARGV[7] ~= '' then redis.call('HSET', key, 'account_webhook', ARGV[7]) end
 redis.call('ZADD', KEYS[2], ARGV[5], id)
 redis.call('ZADD', KEYS[3], id, id)
 redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -1 - tonumber(ARGV[8]))
+join(KEYS[4], KEYS[5], KEYS[6], KEYS[7], ARGV[2], id)
 return id`);
 
-// KEYS: job. ARGV: owner, now. A running job comes back here only after BullMQ found it stalled.
-const CLAIM = new LuaScript(`
+// KEYS: job, waiting accounts, account turns, turn sequence. ARGV: account queue prefix.
+// Puts a queued job back in its account's queue (recovery: a submit cut short before BullMQ had it).
+const REQUEUE_FAIR = new LuaScript(`${JOIN}
+local row = redis.call('HMGET', KEYS[1], 'state', 'account')
+if row[1] ~= 'queued' then return 0 end
+join(ARGV[1] .. row[2], KEYS[2], KEYS[3], KEYS[4], row[2], ARGV[2])
+return 1`);
+
+// KEYS: waiting accounts, account turns, turn sequence, running by account. ARGV: most running
+// per account (0: no cap), account queue prefix. The account whose turn it is: fewest jobs
+// running, then the longest since its last turn; takes its oldest queued job and a new turn.
+const PICK = new LuaScript(`
+local cap = tonumber(ARGV[1])
+local waiting = redis.call('ZRANGE', KEYS[1], 0, -1)
+local best, fewest
+for _, account in ipairs(waiting) do
+  local running = tonumber(redis.call('HGET', KEYS[4], account) or '0')
+  if (cap == 0 or running < cap) and (not best or running < fewest) then best, fewest = account, running end
+  if fewest == 0 then break end
+end
+if not best then return false end
+local queue = ARGV[2] .. best
+local oldest = redis.call('ZPOPMIN', queue)
+local turn = redis.call('INCR', KEYS[3])
+redis.call('HSET', KEYS[2], best, turn)
+if redis.call('ZCARD', queue) == 0 then redis.call('ZREM', KEYS[1], best) else redis.call('ZADD', KEYS[1], turn, best) end
+return oldest[1] or false`);
+
+// KEYS: unfinished set, running by account. Jobs queued = unfinished less running.
+const DEPTH = new LuaScript(`
+local n = redis.call('ZCARD', KEYS[1])
+for _, running in ipairs(redis.call('HVALS', KEYS[2])) do n = n - tonumber(running) end
+return n`);
+
+// Counts a job of an account in or out of running (a count that reaches 0 is removed).
+const RUNNING = `
+local function running(counts, account, by)
+  if redis.call('HINCRBY', counts, account, by) <= 0 then redis.call('HDEL', counts, account) end
+end
+`;
+
+// KEYS: job, running by account. ARGV: owner, now. A running job comes back here only after BullMQ found it stalled.
+const CLAIM = new LuaScript(`${RUNNING}
 local state = redis.call('HGET', KEYS[1], 'state')
 if state ~= 'queued' and state ~= 'running' then return false end
+if state == 'queued' then running(KEYS[2], redis.call('HGET', KEYS[1], 'account'), 1) end
 local attempt = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
 redis.call('HSET', KEYS[1], 'state', 'running', 'owner', ARGV[1], 'started', ARGV[2])
 local row = redis.call('HMGET', KEYS[1], 'account', 'kind', 'request', 'webhook', 'account_webhook')
 return { tostring(attempt), row[1], row[2], row[3], row[4] or '', row[5] or '' }`);
 
-// KEYS: job, unfinished, finished, delivery, deliveries due, account deliveries.
+// KEYS: job, unfinished, finished, delivery, its endpoint's due set, account deliveries, delivery endpoints, running by account.
 // ARGV: attempt, state, 'result' or 'error', its text, compute ms, now, id, delivery id or '', delivery fields...
-const FINISH = new LuaScript(`
-local row = redis.call('HMGET', KEYS[1], 'state', 'attempts')
+const FINISH = new LuaScript(`${RUNNING}
+local row = redis.call('HMGET', KEYS[1], 'state', 'attempts', 'account')
 if row[1] ~= 'running' or row[2] ~= ARGV[1] then return 0 end
+running(KEYS[8], row[3], -1)
 redis.call('HSET', KEYS[1], 'state', ARGV[2], ARGV[3], ARGV[4], 'compute_ms', ARGV[5], 'finished', ARGV[6])
 redis.call('HDEL', KEYS[1], 'owner')
 redis.call('ZREM', KEYS[2], ARGV[7])
@@ -56,19 +120,21 @@ redis.call('ZADD', KEYS[3], ARGV[6], ARGV[7])
 if ARGV[8] ~= '' then
   redis.call('HSET', KEYS[4], unpack(ARGV, 9))
   redis.call('ZADD', KEYS[5], ARGV[6], ARGV[8])
+  redis.call('ZADD', KEYS[7], 'LT', ARGV[6], redis.call('HGET', KEYS[4], 'endpoint'))
   redis.call('ZADD', KEYS[6], ARGV[6], ARGV[8])
   -- The account's delivery log lists 7 days; older entries point at expired deliveries.
   redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', tonumber(ARGV[6]) - 8 * 86400000)
 end
 return 1`);
 
-// KEYS: job. ARGV: attempt, or owner when ARGV[2] is 'owner'. Back to queued if that attempt (owner) still runs it.
-const REQUEUE = new LuaScript(`
-local row = redis.call('HMGET', KEYS[1], 'state', 'attempts', 'owner')
+// KEYS: job, running by account. ARGV: attempt, or owner when ARGV[2] is 'owner'. Back to queued if that attempt (owner) still runs it.
+const REQUEUE = new LuaScript(`${RUNNING}
+local row = redis.call('HMGET', KEYS[1], 'state', 'attempts', 'owner', 'account')
 if row[1] ~= 'running' then return 0 end
 if ARGV[2] == 'owner' then
   if row[3] ~= ARGV[1] then return 0 end
 elseif row[2] ~= ARGV[1] then return 0 end
+running(KEYS[2], row[4], -1)
 redis.call('HSET', KEYS[1], 'state', 'queued')
 redis.call('HDEL', KEYS[1], 'owner')
 return 1`);
@@ -133,13 +199,13 @@ export class RedisJobStore implements JobStore {
   }
 
   async submit(job: NewJob): Promise<number> {
-    const id = Number(await SUBMIT.run(this.redis, [this.keys.jobSequence, this.keys.unfinishedJobs, this.keys.accountJobs(job.accountId)],
-      [this.keys.job(''), job.accountId, job.kind, job.request, Date.now(), job.webhook ?? '', job.accountWebhook ?? '', RECENT_JOBS]));
-    await this.enqueue(id);
-    return id;
+    return Number(await SUBMIT.run(this.redis, [
+      this.keys.jobSequence, this.keys.unfinishedJobs, this.keys.accountJobs(job.accountId), this.keys.accountQueue(job.accountId),
+      this.keys.waitingAccounts, this.keys.accountTurns, this.keys.turnSequence,
+    ], [this.keys.job(''), job.accountId, job.kind, job.request, Date.now(), job.webhook ?? '', job.accountWebhook ?? '', RECENT_JOBS]));
   }
 
-  /** Adding an id BullMQ already holds is a no-op, so recovery may call this again safely. */
+  /** Adding an id BullMQ already holds is a no-op, so a job handed over twice runs once. */
   private async enqueue(id: number): Promise<void> {
     await this.queue.add('calculate', { id }, { jobId: `job-${id}`, removeOnComplete: true, removeOnFail: true });
   }
@@ -189,12 +255,17 @@ export class RedisJobStore implements JobStore {
 
   async claim(owner: string): Promise<ClaimedJob | undefined> {
     const worker = await this.startWorker();
+    // The job whose turn it is goes to BullMQ, which hands this worker the oldest it holds: that
+    // one, one another worker just moved, or one put back after a stall.
+    const next = await PICK.run(this.redis, [this.keys.waitingAccounts, this.keys.accountTurns, this.keys.turnSequence, this.keys.runningByAccount],
+      [this.options.accountThreads ?? 0, this.keys.accountQueue('')]) as string | null;
+    if (next) await this.enqueue(Number(next));
     for (;;) {
       const token = `${owner}:${crypto.randomUUID()}`;
       const job = await worker.getNextJob(token, { block: false }) as Job | undefined;
       if (!job) return undefined;
       const id = Number((job.data as { id: number }).id);
-      const row = await CLAIM.run(this.redis, [this.keys.job(id)], [owner, Date.now()]) as string[] | null;
+      const row = await CLAIM.run(this.redis, [this.keys.job(id), this.keys.runningByAccount], [owner, Date.now()]) as string[] | null;
       if (!row) {
         // Finished (or gone) already: a stalled copy of a job whose result was written.
         await job.moveToCompleted(null, token, false).catch(() => {});
@@ -243,7 +314,8 @@ export class RedisJobStore implements JobStore {
     const deliveryArgs = delivery ? [delivery.id, ...newDeliveryFields(delivery, now)] : [''];
     const written = await FINISH.run(this.redis, [
       this.keys.job(id), this.keys.unfinishedJobs, this.keys.finishedJobs,
-      this.keys.delivery(delivery?.id ?? 'none'), this.keys.deliveriesDue, this.keys.accountDeliveries(delivery?.accountId ?? 0),
+      this.keys.delivery(delivery?.id ?? 'none'), this.keys.deliveryLane(delivery ? endpointOf(delivery.url) : ''),
+      this.keys.accountDeliveries(delivery?.accountId ?? 0), this.keys.deliveryEndpoints, this.keys.runningByAccount,
     ], [attempt, state, field, text, Math.round(computeMs), now, id, ...deliveryArgs]) === 1;
     // The queue entry is done either way; a stale attempt no longer holds its lock, and then this is refused.
     if (held) await held.job.moveToCompleted(null, held.token, false).catch(() => {});
@@ -251,7 +323,7 @@ export class RedisJobStore implements JobStore {
   }
 
   async release(id: number, attempt: number): Promise<void> {
-    await REQUEUE.run(this.redis, [this.keys.job(id)], [attempt, 'attempt']);
+    await REQUEUE.run(this.redis, [this.keys.job(id), this.keys.runningByAccount], [attempt, 'attempt']);
     const held = this.take(id, attempt);
     if (held) await held.job.moveToWait(held.token).catch(() => {});
   }
@@ -265,7 +337,8 @@ export class RedisJobStore implements JobStore {
 
   /**
    * Marks running jobs of dead owners queued again (BullMQ re-dispatches them once their lock
-   * runs out), and re-adds queued jobs the queue lost (a submit cut short between its writes).
+   * runs out), and puts queued jobs back in their account's queue (in case a claim was cut short
+   * between taking one out and handing it to BullMQ; one handed over twice still runs once).
    * An owner is alive when it is listed or its key in Redis is still being renewed.
    */
   async recover(liveOwners: string[]): Promise<number> {
@@ -274,10 +347,13 @@ export class RedisJobStore implements JobStore {
     let requeued = 0;
     const recoverOne = async (id: string) => {
       const [state, owner] = await this.redis.hmGet(this.keys.job(id), ['state', 'owner']);
-      if (state === 'queued') await this.enqueue(Number(id));
+      if (state === 'queued') {
+        await REQUEUE_FAIR.run(this.redis, [this.keys.job(id), this.keys.waitingAccounts, this.keys.accountTurns, this.keys.turnSequence],
+          [this.keys.accountQueue(''), id]);
+      }
       if (state !== 'running' || !owner || live.has(owner)) return;
       if (await this.redis.exists(this.keys.owner(owner))) return;
-      requeued += Number(await REQUEUE.run(this.redis, [this.keys.job(id)], [owner, 'owner']));
+      requeued += Number(await REQUEUE.run(this.redis, [this.keys.job(id), this.keys.runningByAccount], [owner, 'owner']));
     };
     // In chunks: the connection pipelines the commands of a chunk.
     for (let at = 0; at < ids.length; at += RECOVER_CHUNK) await Promise.all(ids.slice(at, at + RECOVER_CHUNK).map(recoverOne));
@@ -294,7 +370,7 @@ export class RedisJobStore implements JobStore {
   }
 
   async queueDepth(): Promise<number> {
-    return this.queue.getWaitingCount();
+    return Number(await DEPTH.run(this.redis, [this.keys.unfinishedJobs, this.keys.runningByAccount], []));
   }
 
   /** Keeps this process's owner key and the locks of the jobs it runs alive. */
@@ -319,7 +395,7 @@ export class RedisJobStore implements JobStore {
     // Jobs still held go back to the queue at once rather than after their lock runs out.
     for (const [key, held] of this.held) {
       const [id, attempt] = key.split(':');
-      await REQUEUE.run(this.redis, [this.keys.job(id)], [attempt, 'attempt']).catch(() => {});
+      await REQUEUE.run(this.redis, [this.keys.job(id), this.keys.runningByAccount], [attempt, 'attempt']).catch(() => {});
       await held.job.moveToWait(held.token).catch(() => {});
     }
     this.held.clear();

@@ -1,5 +1,6 @@
 // The embedded job store: jobs are rows in the service's SQLite file, so queued and finished
-// jobs survive a restart. AUTOINCREMENT keeps ids unique and never reused.
+// jobs survive a restart. AUTOINCREMENT keeps ids unique and never reused. Accounts take turns
+// at the pool (claim); whose turn was when is kept in memory, since a restart may forget it.
 import type { Db } from '../db/sqlite.js';
 import type { NewDelivery, Outbox } from '../webhooks/outbox.js';
 import type { ClaimedJob, JobState, JobStore, JobSummary, JobView, NewJob } from './store.js';
@@ -27,16 +28,36 @@ interface Finished {
 
 const FINISHED_CACHE_SIZE = 100_000;
 
+export interface SqliteJobStoreOptions {
+  retentionMs: number;
+  /** Where webhook deliveries are written with the result. */
+  outbox?: Outbox;
+  /** Most jobs of one account running at once; 0 for no cap. */
+  accountThreads?: number;
+}
+
 export class SqliteJobStore implements JobStore {
   private readonly statements;
   private readonly finished = new Map<number, Finished>();
+  private readonly retentionMs: number;
+  private readonly outbox?: Outbox;
+  /** Each account's last turn: when it entered the queue or was last served (a counter). */
+  private readonly turns = new Map<number, number>();
+  private turn = 0;
 
-  constructor(private readonly db: Db, private readonly retentionMs: number, private readonly outbox?: Outbox) {
+  constructor(private readonly db: Db, options: SqliteJobStoreOptions) {
+    this.retentionMs = options.retentionMs;
+    this.outbox = options.outbox;
+    const cap = options.accountThreads || Number.MAX_SAFE_INTEGER;
     this.statements = {
       insert: db.prepare(`INSERT INTO jobs (account_id, kind, state, request, webhook, created_at) VALUES (?, ?, 'queued', ?, ?, ?)`),
       get: db.prepare(`SELECT id, account_id, state, created_at, finished_at, result, error FROM jobs WHERE id = ? AND account_id = ?`),
       recent: db.prepare(`SELECT id, state, created_at, finished_at FROM jobs WHERE account_id = ? ORDER BY id DESC LIMIT ?`),
-      next: db.prepare(`SELECT id, account_id, kind, request, webhook, attempts FROM jobs WHERE state = 'queued' ORDER BY id LIMIT 1`),
+      // Per account with queued jobs: its oldest one and how many of its jobs run.
+      waiting: db.prepare(`SELECT q.account_id AS accountId, MIN(q.id) AS oldest,
+                             (SELECT COUNT(*) FROM jobs r WHERE r.state = 'running' AND r.account_id = q.account_id) AS running
+                           FROM jobs q WHERE q.state = 'queued' GROUP BY q.account_id HAVING running < ${cap}`),
+      next: db.prepare(`SELECT id, account_id, kind, request, webhook, attempts FROM jobs WHERE id = ?`),
       take: db.prepare(`UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_owner = ?, started_at = ? WHERE id = ? AND state = 'queued'`),
       finish: db.prepare(`UPDATE jobs SET state = ?, result = ?, error = ?, compute_ms = ?, finished_at = ?, lease_owner = NULL
                           WHERE id = ? AND state = 'running' AND attempts = ?`),
@@ -48,6 +69,7 @@ export class SqliteJobStore implements JobStore {
 
   async submit(job: NewJob): Promise<number> {
     const info = this.statements.insert.run(job.accountId, job.kind, job.request, job.webhook ?? null, Date.now());
+    if (!this.turns.has(job.accountId)) this.turns.set(job.accountId, ++this.turn);
     return Number(info.lastInsertRowid);
   }
 
@@ -92,8 +114,13 @@ export class SqliteJobStore implements JobStore {
 
   async claim(owner: string): Promise<ClaimedJob | undefined> {
     return this.db.transaction(() => {
-      const row = this.statements.next.get() as Pick<JobRow, 'id' | 'account_id' | 'kind' | 'request' | 'webhook' | 'attempts'> | undefined;
-      if (!row) return undefined;
+      const waiting = this.statements.waiting.all() as { accountId: number; oldest: number; running: number }[];
+      const turnOf = (accountId: number) => this.turns.get(accountId) ?? 0;
+      // Fewer running first, then the longest since its last turn, then the older job.
+      const [next] = waiting.sort((a, b) => a.running - b.running || turnOf(a.accountId) - turnOf(b.accountId) || a.oldest - b.oldest);
+      if (!next) return undefined;
+      this.turns.set(next.accountId, ++this.turn);
+      const row = this.statements.next.get(next.oldest) as Pick<JobRow, 'id' | 'account_id' | 'kind' | 'request' | 'webhook' | 'attempts'>;
       this.statements.take.run(owner, Date.now(), row.id);
       return { id: row.id, accountId: row.account_id, kind: row.kind, request: row.request, webhook: row.webhook, attempt: row.attempts + 1 };
     }).immediate();

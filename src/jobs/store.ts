@@ -63,7 +63,12 @@ export interface JobStore {
   recent(accountId: number, limit: number, now?: number): Promise<JobSummary[]>;
   /** Only the state (the readiness endpoint's hot path); undefined like get. */
   state(id: number, accountId: number, now?: number): Promise<JobState | undefined>;
-  /** Takes the oldest queued job for a worker, marking it running. */
+  /**
+   * Takes the next queued job for a worker, marking it running. Accounts take turns: the next job
+   * is the oldest of the account with the fewest jobs running, among those with the fewest the
+   * one whose turn was longest ago; an account already running `accountThreads` jobs (when set)
+   * waits. Undefined when nothing may run.
+   */
   claim(owner: string): Promise<ClaimedJob | undefined>;
   /**
    * Writes the result once, with the webhook delivery announcing it (the outbox row) in the

@@ -13,6 +13,15 @@ export class RedisKeys {
   get finishedJobs() { return `${this.prefix}jobs:finished`; }
   /** The account's latest job ids (the account page's list), scored by id. */
   accountJobs(accountId: number | string) { return `${this.prefix}jobs:account:${accountId}`; }
+  /** One account's queued jobs not yet handed to BullMQ, by id (oldest first). */
+  accountQueue(accountId: number | string) { return `${this.prefix}jobs:queued:${accountId}`; }
+  /** Accounts with queued jobs, by their last turn: the order they take turns in. */
+  get waitingAccounts() { return `${this.prefix}jobs:waiting`; }
+  /** Every account's last turn (a number from turnSequence), kept while it has nothing queued. */
+  get accountTurns() { return `${this.prefix}jobs:turns`; }
+  get turnSequence() { return `${this.prefix}jobs:turn-seq`; }
+  /** How many jobs of each account are running, on any worker. */
+  get runningByAccount() { return `${this.prefix}jobs:running`; }
   /** Present while a worker process is alive (it renews the key). */
   owner(name: string) { return `${this.prefix}owner:${name}`; }
   /** BullMQ's own keys start with this. */
@@ -20,8 +29,12 @@ export class RedisKeys {
 
   delivery(id: string) { return `${this.prefix}delivery:${id}`; }
   deliveryAttempts(id: string) { return `${this.prefix}delivery:${id}:attempts`; }
-  /** Pending deliveries by the time they are due (a leased one by the end of its lease). */
-  get deliveriesDue() { return `${this.prefix}deliveries:due`; }
+  /** Endpoints (hosts) with pending deliveries, by when their first is due (a leased one by the end of its lease). */
+  get deliveryEndpoints() { return `${this.prefix}deliveries:endpoints`; }
+  /** Before deliveries were kept per endpoint: all pending ones by due time (read once, to move them). */
+  get legacyDeliveriesDue() { return `${this.prefix}deliveries:due`; }
+  /** One endpoint's pending deliveries by the time they are due. */
+  deliveryLane(endpoint: string) { return `${this.prefix}deliveries:due:${endpoint}`; }
   accountDeliveries(accountId: number | string) { return `${this.prefix}deliveries:account:${accountId}`; }
   skippedDeliveries(accountId: number | string) { return `${this.prefix}deliveries:skipped:${accountId}`; }
   /** Pub/sub channel: a worker finished a job with a delivery, so the API nodes send it now. */

@@ -36,6 +36,7 @@ export async function openRedisServices(config: Config & { redisUrl: string }, o
     prefix: config.redisPrefix,
     retentionMs: config.retentionMs,
     lockMs: config.redisLockMs,
+    accountThreads: config.accountThreads,
     owner: config.role === 'api' ? undefined : owner,
     onError,
   });
@@ -52,7 +53,7 @@ export async function openRedisServices(config: Config & { redisUrl: string }, o
     health: new RedisEndpointHealth(jobs.client, accountKeys, { warnAfterMs: config.webhookWarnAfterMs, disableAfterMs: config.webhookDisableAfterMs }),
     jobs,
     outbox: new RedisOutbox(jobs.client, keys),
-    limiter: new RedisRateLimiter(jobs.client, keys),
+    limiter: new RedisRateLimiter(jobs.client, keys, config.rateWindowMs),
     metering: new RedisMetering(jobs.client, keys),
   };
 }

@@ -1,6 +1,8 @@
 // The delivery loop: sends what the outbox has due, signed afresh at every attempt, through the
 // SSRF guard, with a 10 s budget, no redirects and at most 64 KB of the answer read; then
 // records the attempt, schedules the retry or closes the delivery, and keeps endpoint health.
+// Each delivery runs on its own: a slot that frees is refilled at once, and each endpoint (host)
+// has a few slots of its own, so a slow or hanging receiver holds up only its own deliveries.
 import type { Logger } from 'pino';
 import { request as httpRequest, type Dispatcher as UndiciDispatcher } from 'undici';
 import { signingSecrets, type AccountStore } from '../accounts/accounts.js';
@@ -17,7 +19,10 @@ export interface DelivererOptions {
   policy: AddressPolicy;
   timeoutMs?: number;
   maxResponseBytes?: number;
+  /** Deliveries in flight at once, in all. */
   concurrency?: number;
+  /** Deliveries in flight at once to one endpoint. */
+  perEndpoint?: number;
   pollMs?: number;
   /** The account page address named in e-mails. */
   accountPageUrl: string;
@@ -31,9 +36,16 @@ interface AttemptOutcome {
 
 export class Deliverer {
   private readonly agent: UndiciDispatcher;
-  private readonly inFlight = new Set<string>();
+  /** Deliveries being sent, by id. */
+  private readonly sending = new Map<string, Promise<void>>();
+  /** How many of them go to each endpoint. */
+  private readonly perEndpoint = new Map<string, number>();
+  /** Deliveries whose bookkeeping failed: left alone until the next timer tick, so they do not spin. */
+  private readonly heldBack = new Set<string>();
   private timer?: NodeJS.Timeout;
-  private ticking?: Promise<void>;
+  private filling?: Promise<void>;
+  private refill = false;
+  private stopping = false;
   private readonly timeoutMs: number;
   private readonly maxBytes: number;
 
@@ -52,34 +64,74 @@ export class Deliverer {
   }
 
   start(): void {
-    this.timer = setInterval(() => void this.tick(), this.options.pollMs ?? 1_000);
+    this.timer = setInterval(() => {
+      this.heldBack.clear();
+      this.wake();
+    }, this.options.pollMs ?? 1_000);
     this.timer.unref();
   }
 
-  /** Sends every delivery due now (up to the concurrency), and waits for them. */
-  tick(): Promise<void> {
-    // A shared outbox can be briefly unreachable (Redis restarting): log it, try next tick.
-    this.ticking ??= this.sendDue()
-      .catch((error) => this.log.error({ err: error }, 'could not read due deliveries'))
-      .finally(() => (this.ticking = undefined));
-    return this.ticking;
+  /** Starts sending what is due, into the free slots, without waiting for the sends. */
+  wake(): void {
+    void this.fill();
   }
 
-  private async sendDue(): Promise<void> {
-    const limit = this.options.concurrency ?? 8;
-    // Each delivery at most once per tick: one whose bookkeeping failed stays due, and must
-    // wait for the next tick rather than spin here.
-    const tried = new Set<string>();
+  /** Sends what is due now and waits until nothing is in flight (tests, and callers that need it done). */
+  async tick(): Promise<void> {
     for (;;) {
-      const due = await this.outbox.takeDue(this.clock.now(), limit, new Set([...this.inFlight, ...tried]));
-      if (due.length === 0) return;
-      for (const d of due) tried.add(d.id);
-      await Promise.all(due.map((d) => this.deliver(d)));
+      await this.fill();
+      if (this.sending.size === 0) return;
+      await Promise.race(this.sending.values());
     }
   }
 
+  /** One filler at a time; a wake-up during a fill makes it look again. */
+  private fill(): Promise<void> {
+    if (this.filling) {
+      this.refill = true;
+      return this.filling;
+    }
+    this.filling = (async () => {
+      do {
+        this.refill = false;
+        await this.takeDue();
+      } while (this.refill && !this.stopping);
+    })()
+      // A shared outbox can be briefly unreachable (Redis restarting): log it, try next tick.
+      .catch((error) => this.log.error({ err: error }, 'could not read due deliveries'))
+      .finally(() => (this.filling = undefined));
+    return this.filling;
+  }
+
+  private async takeDue(): Promise<void> {
+    const concurrency = this.options.concurrency ?? 256;
+    for (;;) {
+      const limit = concurrency - this.sending.size;
+      if (limit <= 0 || this.stopping) return;
+      const due = await this.outbox.takeDue(this.clock.now(), {
+        limit,
+        perEndpoint: this.options.perEndpoint ?? 4,
+        inFlight: this.perEndpoint,
+        skip: new Set([...this.sending.keys(), ...this.heldBack]),
+      });
+      if (due.length === 0) return;
+      for (const d of due) this.begin(d);
+    }
+  }
+
+  private begin(delivery: Delivery): void {
+    const { id, endpoint } = delivery;
+    this.perEndpoint.set(endpoint, (this.perEndpoint.get(endpoint) ?? 0) + 1);
+    this.sending.set(id, this.deliver(delivery).finally(() => {
+      this.sending.delete(id);
+      const left = this.perEndpoint.get(endpoint)! - 1;
+      if (left > 0) this.perEndpoint.set(endpoint, left);
+      else this.perEndpoint.delete(endpoint);
+      if (!this.stopping) this.wake();
+    }));
+  }
+
   private async deliver(delivery: Delivery): Promise<void> {
-    this.inFlight.add(delivery.id);
     try {
       const account = this.accounts.get(delivery.accountId);
       if (!account) return await this.outbox.update(delivery.id, 'failed', delivery.attempts, delivery.nextAttemptAt, null, 'account removed', this.clock.now());
@@ -104,9 +156,8 @@ export class Deliverer {
       else await this.outbox.update(delivery.id, 'pending', attempt, next, status, outcome.error ?? `HTTP ${status}`, now);
       if (delivery.accountDefault) await this.recordFailure(account.id, account.email, delivery.url, now);
     } catch (error) {
+      this.heldBack.add(delivery.id);
       this.log.error({ err: error, deliveryId: delivery.id }, 'delivery bookkeeping failed');
-    } finally {
-      this.inFlight.delete(delivery.id);
     }
   }
 
@@ -183,8 +234,10 @@ export class Deliverer {
   }
 
   async stop(): Promise<void> {
+    this.stopping = true;
     if (this.timer) clearInterval(this.timer);
-    await this.ticking;
+    await this.filling;
+    await Promise.allSettled(this.sending.values());
     await this.agent.close();
   }
 }

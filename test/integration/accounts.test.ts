@@ -8,12 +8,16 @@ let server: KerfServer;
 const request = { stock: [{ l: 1000, w: 500 }], parts: [{ l: 200, w: 100, q: 3 }] };
 
 async function newAccount(email: string, ...plan: string[]): Promise<string> {
-  const created = await cli(server.dataDir, 'accounts', 'create', '--email', email, ...plan);
+  return newAccountOn(server, email, ...plan);
+}
+
+async function newAccountOn(on: KerfServer, email: string, ...plan: string[]): Promise<string> {
+  const created = await cli(on.dataDir, 'accounts', 'create', '--email', email, ...plan);
   expect(created.code, created.stderr).toBe(0);
   return /api key \(shown once\): (\S+)/.exec(created.stdout)![1];
 }
 
-const calculate = (key: string | null) => call(`${server.url}/v3/calculate`, { method: 'POST', key, body: request });
+const calculate = (key: string | null, on = server) => call(`${on.url}/v3/calculate`, { method: 'POST', key, body: request });
 const usage = async (email: string) => (await cli(server.dataDir, 'accounts', 'usage', '--account', email)).stdout;
 
 beforeAll(async () => {
@@ -113,6 +117,35 @@ describe('limits and metering', () => {
     expect(unknown.stderr).toMatch(/no account "nobody@example.com"/);
     const duplicate = await cli(server.dataDir, 'accounts', 'create', '--email', 'hold@example.com');
     expect(duplicate.code).toBe(2);
+  });
+});
+
+describe('the rate window (4 s here, so the test waits seconds, not a minute)', () => {
+  let short: KerfServer;
+  beforeAll(async () => {
+    short = await startServer({ env: { KERF_RATE_WINDOW_SECONDS: '4' } });
+  });
+  afterAll(async () => {
+    await short?.stop();
+  });
+
+  it('accepts the next call once the advertised Retry-After has passed', async () => {
+    const key = await newAccountOn(short, 'retry@example.com', '--rate', '45'); // 3 calls per 4 s
+    for (let i = 0; i < 3; i++) expect((await calculate(key, short)).status).toBe(200);
+    const refused = await calculate(key, short);
+    expect(refused.status).toBe(429);
+    const wait = Number(refused.headers.get('retry-after'));
+    expect(refused.json.details.retryAfterSeconds).toBe(wait);
+    await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+    expect((await calculate(key, short)).status).toBe(200);
+  });
+
+  it('calls refused with a 4xx do not count against the rate', async () => {
+    const key = await newAccountOn(short, 'refused@example.com', '--rate', '45');
+    for (let i = 0; i < 6; i++) {
+      expect((await call(`${short.url}/v3/calculate`, { method: 'POST', key, body: { stock: [], parts: [] } })).status).toBe(400);
+    }
+    for (let i = 0; i < 3; i++) expect((await calculate(key, short)).status).toBe(200);
   });
 });
 

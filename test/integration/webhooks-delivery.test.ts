@@ -269,6 +269,8 @@ describe('SSRF guard', () => {
       `http://127.0.0.1:${port}/`, `http://0x7f.0.0.1:${port}/`, `http://2130706433:${port}/`, `http://0177.0.0.1:${port}/`,
       `http://127.1:${port}/`, `http://[::1]:${port}/`, `http://[::ffff:127.0.0.1]:${port}/`, `http://localhost:${port}/`,
       'http://169.254.169.254/latest/meta-data/', 'http://10.0.0.1/', 'http://192.168.1.1/', 'http://[fd00:ec2::254]/', 'http://0.0.0.0/',
+      // Loopback wrapped in IPv6: IPv4-compatible, NAT64, 6to4.
+      `http://[::127.0.0.1]:${port}/`, `http://[64:ff9b::7f00:1]:${port}/`, `http://[2002:7f00:1::]:${port}/`,
     ];
     const ids = urls.map((u) => enqueue(u));
     await d.tick();

@@ -115,4 +115,25 @@ describe('the outbox across a restart', () => {
       await back.close();
     }
   });
+
+  it('a delivery cut short by a kill mid-send is sent again under the next attempt number', async () => {
+    const dataDir = tempDataDir();
+    // Attempt 1 hangs (the server is killed while it waits); the next is answered.
+    const hook = await startReceiver([{ status: 0, hang: true }, { status: 204 }]);
+    const first = await startServer({ dataDir, env });
+    let second: KerfServer | undefined;
+    try {
+      await submit(first.url, DEV_KEY, { ...request, webhook: hook.url });
+      await until(() => hook.received[0]);
+      await first.stop('SIGKILL');
+      second = await startServer({ dataDir, env });
+      await until(() => hook.received[1], 20_000);
+      const [cut, resent] = hook.received;
+      expect(resent.headers['x-service-delivery']).toBe(cut.headers['x-service-delivery']);
+      expect([cut.headers['x-service-attempt'], resent.headers['x-service-attempt']]).toEqual(['1', '2']);
+    } finally {
+      await second?.stop();
+      await hook.close();
+    }
+  });
 });

@@ -11,7 +11,7 @@ import { dropPrefix, testPrefix, TEST_REDIS_URL } from '../support/redis.js';
 
 interface Adapter {
   name: string;
-  open: (retentionMs: number) => Promise<JobStore>;
+  open: (retentionMs: number, accountThreads?: number) => Promise<JobStore>;
   cleanup: () => Promise<void>;
 }
 
@@ -20,11 +20,11 @@ function sqliteAdapter(): Adapter {
   let db: Db | undefined;
   return {
     name: 'sqlite',
-    open: async (retentionMs) => {
+    open: async (retentionMs, accountThreads) => {
       dir ||= fs.mkdtempSync(path.join(os.tmpdir(), 'kerf-store-'));
       db?.close();
       db = openDatabase(dir);
-      return new SqliteJobStore(db, retentionMs);
+      return new SqliteJobStore(db, { retentionMs, accountThreads });
     },
     cleanup: async () => {
       db?.close();
@@ -40,9 +40,9 @@ function redisAdapter(): Adapter {
   let prefix = '';
   return {
     name: 'redis',
-    open: async (retentionMs) => {
+    open: async (retentionMs, accountThreads) => {
       prefix ||= testPrefix('store');
-      return RedisJobStore.open({ url: TEST_REDIS_URL, prefix, retentionMs, lockMs: 30_000 });
+      return RedisJobStore.open({ url: TEST_REDIS_URL, prefix, retentionMs, lockMs: 30_000, accountThreads });
     },
     cleanup: async () => {
       await dropPrefix(prefix);
@@ -76,6 +76,34 @@ for (const adapter of [sqliteAdapter(), redisAdapter()]) {
       expect((await store.claim('w1'))!.id).toBe(b);
       expect(await store.claim('w1')).toBeUndefined();
       expect(await store.queueDepth()).toBe(0);
+    });
+
+    it('lets accounts take turns: the fewest running first, then the longest since its turn', async () => {
+      const a = [await store.submit(job(1)), await store.submit(job(1)), await store.submit(job(1)), await store.submit(job(1))];
+      const b = await store.submit(job(2));
+      const c = [await store.submit(job(3)), await store.submit(job(3))];
+      const order: number[] = [];
+      for (let i = 0; i < 7; i++) order.push((await store.claim('w1'))!.id);
+      expect(order).toEqual([a[0], b, c[0], a[1], c[1], a[2], a[3]]);
+      // A finished job frees its account's share: account 1 runs 4, account 3 runs 2; account 3's next job goes first.
+      const c2 = await store.submit(job(3));
+      const a5 = await store.submit(job(1));
+      await store.complete(a[0], 1, '{}', 1);
+      expect((await store.claim('w1'))!.id).toBe(c2);
+      expect((await store.claim('w1'))!.id).toBe(a5);
+      expect(await store.queueDepth()).toBe(0);
+    });
+
+    it('holds back an account at its cap while others run', async () => {
+      await store.close();
+      store = await adapter.open(HOUR, 2);
+      const a = [await store.submit(job(1)), await store.submit(job(1)), await store.submit(job(1))];
+      const b = await store.submit(job(2));
+      expect([(await store.claim('w1'))!.id, (await store.claim('w1'))!.id, (await store.claim('w1'))!.id]).toEqual([a[0], b, a[1]]);
+      expect(await store.claim('w1')).toBeUndefined();
+      expect(await store.queueDepth()).toBe(1);
+      await store.complete(a[0], 1, '{}', 1);
+      expect((await store.claim('w1'))!.id).toBe(a[2]);
     });
 
     it('shows a job only to its own account', async () => {

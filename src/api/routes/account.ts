@@ -184,14 +184,14 @@ export async function accountRoutes(app: FastifyInstance, services: Services) {
     const s = await guarded(request);
     await health.reenable(s.accountId);
     await outbox.replaySkipped(s.accountId, Date.now());
-    void deliverer.tick();
+    deliverer.wake();
     return reply.redirect('/account?done=reenabled', 303);
   });
 
   app.post('/account/deliveries/:id/redeliver', async (request, reply) => {
     const s = await guarded(request);
     if (!await outbox.redeliver((request.params as { id: string }).id, s.accountId, Date.now())) throw new ApiError(404, 'No such finished delivery');
-    void deliverer.tick();
+    deliverer.wake();
     return reply.redirect('/account?done=redelivered', 303);
   });
 
