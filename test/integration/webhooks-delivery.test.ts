@@ -154,13 +154,10 @@ describe('a delivery', () => {
   it('gives up on a receiver that hangs past 10 s and retries it', async () => {
     const r = await receiver([{ status: 0, hang: true }]);
     const id = enqueue(r.url);
-    const started = Date.now();
     await deliverer().tick();
-    const elapsed = Date.now() - started;
-    expect(elapsed).toBeGreaterThanOrEqual(9_900);
-    expect(elapsed).toBeLessThan(13_000);
+    // The attempt ends by the 10 s timer (its own message), not by the receiver or the socket.
     expect(outbox.get(id)).toMatchObject({ state: 'pending', attempts: 1, lastStatus: null, lastError: expect.stringMatching(/no answer within 10 s/) });
-  }, 30_000);
+  });
 
   it('reaches a receiver that was down for an hour, then gives up after the last of 8 attempts over about a day', async () => {
     const probe = await receiver();

@@ -45,7 +45,8 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 30_000);
+    // Only a server that never comes up fails here: a loaded machine starts one slowly.
+    const timer = setTimeout(() => reject(new Error(`server did not start:\n${output}`)), 120_000);
     const check = () => {
       const match = /listening on (http:\/\/\S+)/.exec(output);
       if (match) {
