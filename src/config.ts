@@ -50,8 +50,8 @@ export type ProcessRole = 'api' | 'worker' | 'all';
 
 const flag = (value: string | undefined) => value === '1' || value === 'true';
 
-function int(name: string, fallback: number): number {
-  const raw = process.env[name];
+function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
   if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
@@ -61,29 +61,29 @@ function int(name: string, fallback: number): number {
 export function loadConfig(env = process.env): Config {
   return {
     host: env.HOST ?? '127.0.0.1',
-    port: int('PORT', 8080),
+    port: int(env, 'PORT', 8080),
     dataDir: path.resolve(env.KERF_DATA_DIR ?? '.data'),
     devApiKey: env.KERF_DEV_API_KEY || undefined,
-    poolThreads: Math.max(1, int('KERF_POOL_THREADS', os.availableParallelism())),
-    jobBudgetMs: int('KERF_JOB_BUDGET_MS', 30_000),
-    abortGraceMs: int('KERF_ABORT_GRACE_MS', 5_000),
-    maxAttempts: Math.max(1, int('KERF_MAX_ATTEMPTS', 3)),
-    retentionMs: int('KERF_RETENTION_SECONDS', 7 * 24 * 3600) * 1000,
-    defaultRatePerMinute: int('KERF_RATE_PER_MINUTE', 120),
-    defaultMonthlyCalls: int('KERF_MONTHLY_CALLS', 100_000),
-    minOffcut: int('KERF_MIN_OFFCUT', 50),
+    poolThreads: Math.max(1, int(env, 'KERF_POOL_THREADS', os.availableParallelism())),
+    jobBudgetMs: int(env, 'KERF_JOB_BUDGET_MS', 30_000),
+    abortGraceMs: int(env, 'KERF_ABORT_GRACE_MS', 5_000),
+    maxAttempts: Math.max(1, int(env, 'KERF_MAX_ATTEMPTS', 3)),
+    retentionMs: int(env, 'KERF_RETENTION_SECONDS', 7 * 24 * 3600) * 1000,
+    defaultRatePerMinute: int(env, 'KERF_RATE_PER_MINUTE', 120),
+    defaultMonthlyCalls: int(env, 'KERF_MONTHLY_CALLS', 100_000),
+    minOffcut: int(env, 'KERF_MIN_OFFCUT', 50),
     logLevel: env.KERF_LOG_LEVEL ?? 'info',
     webhookAllowLoopback: flag(env.KERF_WEBHOOK_ALLOW_LOOPBACK),
     webhookAllowPrivate: flag(env.KERF_WEBHOOK_ALLOW_PRIVATE),
-    webhookWarnAfterMs: int('KERF_WEBHOOK_WARN_HOURS', 72) * 3_600_000,
-    webhookDisableAfterMs: int('KERF_WEBHOOK_DISABLE_HOURS', 120) * 3_600_000,
+    webhookWarnAfterMs: int(env, 'KERF_WEBHOOK_WARN_HOURS', 72) * 3_600_000,
+    webhookDisableAfterMs: int(env, 'KERF_WEBHOOK_DISABLE_HOURS', 120) * 3_600_000,
     smtpUrl: env.KERF_SMTP_URL || undefined,
     mailFrom: env.KERF_MAIL_FROM ?? 'kerf <no-reply@kerf.local>',
     publicUrl: env.KERF_PUBLIC_URL || undefined,
     redisUrl: env.KERF_REDIS_URL || undefined,
     redisPrefix: env.KERF_REDIS_PREFIX || 'kerf:',
     role: processRole(env.KERF_ROLE, env.KERF_REDIS_URL),
-    redisLockMs: Math.max(1000, int('KERF_REDIS_LOCK_MS', 30_000)),
+    redisLockMs: Math.max(1000, int(env, 'KERF_REDIS_LOCK_MS', 30_000)),
   };
 }
 

@@ -212,8 +212,6 @@ export class SqliteAccountStore implements AccountStore {
   }
 }
 
-/** The embedded store under the name tests and tools construct it by. */
-export const AccountStore = SqliteAccountStore;
 
 /** The secrets a delivery is signed with now: the current one, and the previous one during the overlap. */
 export function signingSecrets(account: Account, now: number): string[] {

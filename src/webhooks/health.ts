@@ -72,5 +72,3 @@ export class SqliteEndpointHealth implements EndpointHealth {
   }
 }
 
-/** The embedded variant under the name tests construct it by. */
-export const EndpointHealth = SqliteEndpointHealth;

@@ -147,7 +147,7 @@ const count = mostly(fc.oneof(fc.integer({ min: 1, max: 5 }), pick('2', '3.0')),
 const direction = (...more: unknown[]) => word(['', 'l', 'w', 'L', ' W ', null, 'n', 'none', ' ', ...more], ['x', 5, 'lw']);
 const trim = fc.record({
   l1: maybe(fc.integer({ min: 0, max: 20 })), l2: maybe(fc.integer({ min: 0, max: 20 })), w1: maybe(fc.integer({ min: 0, max: 20 })),
-  y1: maybe(fc.integer({ min: 0, max: 20 })), x2: maybe(mostly(pick(0, 5, '5'), [-1, 'x'])),
+  y1: maybe(fc.integer({ min: 0, max: 20 })), x2: maybe(mostly(pick<unknown>(0, 5, '5'), [-1, 'x'])),
 });
 const sawFields = fc.record({
   stockType: maybe(word(['sheet', 'sheet', 'linear', 'roll', 'SHEET', ' Roll '], ['laser', 3])),
@@ -171,7 +171,7 @@ const request = fc.record({
   stock: fc.array(fc.record({
     l: usually(fc.oneof({ weight: 15, arbitrary: size(100) }, { weight: 1, arbitrary: pick<unknown>(0) })), w: usually(size(100)), t: maybe(size(1)),
     q: maybe(word([0, 1, 3, 5], [-1, 1.5])), grain: maybe(direction('y', 'Y')), trim: maybe(trim),
-    material: maybe(pick('', 'MDF', 'mdf')), id: maybe(pick('', 'a', 7)),
+    material: maybe(pick('', 'MDF', 'mdf')), id: maybe(pick<unknown>('', 'a', 7)),
   }), { minLength: 1, maxLength: 3 }),
   parts: fc.array(fc.record({
     l: usually(size(1)), w: usually(size(1)), t: maybe(size(1)), q: maybe(count),

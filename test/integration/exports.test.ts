@@ -7,7 +7,7 @@ import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORMATS, parseRecord } from '../../src/exports/index.js';
-import { call, submit, waitForResult } from '../support/client.js';
+import { submit, waitForResult } from '../support/client.js';
 import { parsePtx, readPatterns } from '../support/ptx-reader.js';
 import { cli, DEV_KEY, startServer, type KerfServer } from '../support/server.js';
 

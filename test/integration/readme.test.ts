@@ -1,4 +1,5 @@
-// Every shell example of the README that talks to the service runs verbatim, in order, against
+// Every shell example of the README and the docs pages that talks to the service runs
+// verbatim (README first, then docs/*.md by name), against
 // the server `make run` starts, from a directory laid out like the repository's (the data
 // directory .data, the model file the analysis example uploads). curl is pointed at that
 // server by a .curlrc (connect-to), so the examples keep their http://127.0.0.1:8080. Between
@@ -15,9 +16,10 @@ import { LINEAR_EXAMPLE, NESTING_EXAMPLE, SHEET_EXAMPLE } from '../../src/schema
 import { ROOT, tempDataDir } from '../support/server.js';
 
 const run = promisify(execFile);
-const README = fs.readFileSync(path.join(ROOT, 'README.md'), 'utf8');
-/** The README's sh blocks that call the service. */
-const examples = [...README.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]).filter((block) => /\bcurl\b/.test(block));
+const pages = ['README.md', ...fs.readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).sort().map((name) => `docs/${name}`)];
+/** The sh blocks that call the service, page by page. */
+const examples = pages.flatMap((page) => [...fs.readFileSync(path.join(ROOT, page), 'utf8').matchAll(/```sh\n([\s\S]*?)```/g)]
+  .map((m) => ({ page, block: m[1] })).filter(({ block }) => /\bcurl\b/.test(block)));
 
 let server: ChildProcess;
 let url: string;
@@ -56,10 +58,11 @@ afterAll(async () => {
   if (cwd) fs.rmSync(cwd, { recursive: true, force: true });
 });
 
-/** Runs one example in bash; KEY stays set from the first, as in the reader's shell. */
-async function example(index: number): Promise<string> {
+/** Runs a page's example in bash; KEY stays set from the README's, as in the reader's shell. */
+async function example(page: string): Promise<string> {
   const key = fs.readFileSync(path.join(dataDir, 'dev-api-key'), 'utf8').trim();
-  const { stdout } = await run('bash', ['-e', '-c', examples[index]], { cwd, env: { ...process.env, CURL_HOME: cwd, KEY: index === 0 ? '' : key } });
+  const { block } = examples.find((e) => e.page === page)!;
+  const { stdout } = await run('bash', ['-e', '-c', block], { cwd, env: { ...process.env, CURL_HOME: cwd, KEY: page === 'README.md' ? '' : key } });
   return stdout;
 }
 
@@ -69,39 +72,39 @@ async function finished(n: number) {
   for (let id = 1; id <= n; id++) await kerf.waitForResult(id);
 }
 
-describe('the README examples, run verbatim against make run', () => {
-  it('are the calculation, export, linear, nesting and analysis examples, with the documented request bodies', () => {
-    expect(examples).toHaveLength(5);
-    const bodies = examples.flatMap((block) => [...block.matchAll(/-d '([\s\S]*?)'/g)].map((m) => JSON.parse(m[1])));
+describe('the README and docs examples, run verbatim against make run', () => {
+  it('are the calculation, model analysis, export, linear and nesting examples, with the documented request bodies', () => {
+    expect(examples.map((e) => e.page)).toEqual(['README.md', 'docs/analysis.md', 'docs/exports.md', 'docs/linear.md', 'docs/nesting.md']);
+    const bodies = examples.flatMap(({ block }) => [...block.matchAll(/-d '([\s\S]*?)'/g)].map((m) => JSON.parse(m[1])));
     expect(bodies).toEqual([SHEET_EXAMPLE, LINEAR_EXAMPLE, NESTING_EXAMPLE]);
   });
 
-  it('a calculation with curl: submit, readiness, result', async () => {
+  it('README: submit, readiness, result and the PDF', async () => {
     // curl prints the bodies as they are (no newline after them), the status with one.
-    const [, accepted, status, body] = /^(\{.*?\})(\d{3})\n(.*)$/s.exec(await example(0)) ?? [];
+    const [, accepted, status, body] = /^(\{.*?\})(\d{3})\n(.*)$/s.exec(await example('README.md')) ?? [];
     expect(JSON.parse(accepted)).toEqual({ jobId: 1 });
     expect(['200', '404']).toContain(status);
     const result = JSON.parse(body);
     expect(result.jobId === 1 || result.error === 'Job 1 is not finished (or does not exist)').toBe(true);
   });
 
-  it('exports: the PDF as job-1.pdf and the cut list as CSV', async () => {
+  it('docs/analysis.md: cabinet.stl analysed', async () => {
+    const analysis = JSON.parse(await example('docs/analysis.md'));
+    expect(analysis.version).toBe('3');
+    expect(analysis.model.format).toBe('stl');
+    expect(analysis.parts.length).toBeGreaterThan(0);
+  });
+
+  it('docs/exports.md: the PDF as job-1.pdf and the cut list as CSV', async () => {
     await finished(1);
-    const csv = await example(1);
+    const csv = await example('docs/exports.md');
     expect(fs.readFileSync(path.join(cwd, 'job-1.pdf')).subarray(0, 5).toString()).toBe('%PDF-');
     expect(csv.split('\r\n')[0]).toMatch(/^stock_id,order,phase,dimension,position/);
   });
 
-  it('linear cutting and nesting', async () => {
-    expect(JSON.parse(await example(2))).toEqual({ jobId: 2 });
-    expect(JSON.parse(await example(3))).toEqual({ jobId: 3 });
+  it('docs/linear.md and docs/nesting.md: jobs 2 and 3, which finish', async () => {
+    expect(JSON.parse(await example('docs/linear.md'))).toEqual({ jobId: 2 });
+    expect(JSON.parse(await example('docs/nesting.md'))).toEqual({ jobId: 3 });
     await finished(3);
-  });
-
-  it('model analysis of cabinet.stl', async () => {
-    const analysis = JSON.parse(await example(4));
-    expect(analysis.version).toBe('3');
-    expect(analysis.model.format).toBe('stl');
-    expect(analysis.parts.length).toBeGreaterThan(0);
   });
 });

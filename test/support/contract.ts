@@ -1,8 +1,11 @@
 // The OpenAPI document as a judge: what it says of a request (valid or not) and of an answer
 // (a documented status, a body that fits its schema), with ajv in strict mode. Query values
 // arrive as strings, so parameters are judged with ajv's type coercion, as a server would.
-import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import formats from 'ajv-formats';
+
+// A CommonJS module: its default export is the plugin under Node, the module under vitest.
+const addFormats = ((formats as { default?: unknown }).default ?? formats) as (ajv: Ajv2020) => Ajv2020;
 
 type Json = Record<string, any>;
 
@@ -40,10 +43,12 @@ export function contractOf(document: Json): Contract {
   const strictAjv = make(false);
   const coercingAjv = make(true);
   const compiled = new Map<string, ValidateFunction>();
-  const validator = (schema: Json, coerce = false) => {
+  const validator = (schema: Json, coerce = false): ValidateFunction => {
     const key = `${coerce}:${JSON.stringify(schema)}`;
-    let fn = compiled.get(key);
-    if (!fn) compiled.set(key, (fn = (coerce ? coercingAjv : strictAjv).compile(local(schema))));
+    const known = compiled.get(key);
+    if (known) return known;
+    const fn = (coerce ? coercingAjv : strictAjv).compile(local(schema));
+    compiled.set(key, fn);
     return fn;
   };
   const errorsOf = (fn: ValidateFunction, value: unknown, where: string) =>

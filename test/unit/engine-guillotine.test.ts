@@ -122,6 +122,7 @@ function validate(p: GuillotineProblem, sol: EngineSolution): Check {
         rects.push([node.x, node.y, node.l, node.w]);
         return;
       }
+      if (node.kind === 'free') return fail(`sheet ${si}: a free-placement root inside a guillotine tree`);
       maxDepth = Math.max(maxDepth, depth);
       if (p.maxPhase > 0 && depth > p.maxPhase) fail(`sheet ${si}: cut node at stage ${depth} > maxPhase ${p.maxPhase}`);
       if (node.children.length === 0) fail(`sheet ${si}: empty cut node`);
@@ -599,7 +600,7 @@ describe('open-length stock (roll)', () => {
 
 describe('repeated patterns (strategy time, beam saws)', () => {
   const key = (n: EngineNode): string =>
-    n.kind === 'part' ? `p${n.part}:${n.x},${n.y},${n.rot}` : `c${n.along}[${n.children.map(key).join(';')}]`;
+    n.kind === 'part' ? `p${n.part}:${n.x},${n.y},${n.rot}` : `${n.kind === 'cut' ? `c${n.along}` : 'free'}[${n.children.map(key).join(';')}]`;
 
   it('repeats sheet patterns while the demand lasts, at little material cost', () => {
     const parts = [part(600, 500, 60), part(900, 300, 30), part(400, 350, 24)];

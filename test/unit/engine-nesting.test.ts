@@ -17,8 +17,9 @@ const L = [0, 0, 30, 0, 30, 10, 10, 10, 10, 20, 0, 20];
 const TRIANGLE = [0, 0, 24, 0, 0, 16];
 const SQUARE = (s: number) => [0, 0, s, 0, s, s, 0, s];
 
+// Every solve here ends at its effort limit: the budget is far beyond what a loaded machine needs.
 function problem(extra: Partial<NestingProblem>): NestingProblem {
-  return { stock: [], types: [], gap: 0, edge: 0, roll: false, seed: 1, budgetMs: 20_000, effort: 150, ...extra };
+  return { stock: [], types: [], gap: 0, edge: 0, roll: false, seed: 1, budgetMs: 600_000, effort: 150, ...extra };
 }
 
 /** Twelve ells and twelve triangles on 50 x 50 sheets, 1 apart and 0.5 from the edge (area bound 3 sheets). */
@@ -197,13 +198,27 @@ describe('nesting engine', () => {
   });
 
   it("ends a roll's order search at the effort limit, not at a twentieth of a short budget", () => {
-    // A service job (effort 500) whose budget is a few times what the search needs: the order
-    // search used to get a twentieth of it, which it outran, so the layout hung on the clock.
+    // A service job (effort 500) whose budget is several times what the search needs: the order
+    // search used to get a twentieth of it (1.5 s here), which it outran, so the layout hung on
+    // the clock. The budget stays ten times what this solve takes on an idle machine.
     const p = (budgetMs: number) => rollJob({ budgetMs, effort: 500 });
-    const short = solveNesting(p(8_000), mod);
+    const short = solveNesting(p(30_000), mod);
     const long = solveNesting(p(60_000), mod);
     expect(short.stats.stoppedByDeadline).toBe(false);
     expect(short.items).toEqual(long.items);
+  });
+
+  it('ends a roll that no cut can shorten at the effort limit (three small parts in one column)', () => {
+    // Every cut of the strip leaves a part sticking out past its end, clear of the others: such
+    // attempts used to take no sweep of effort, so the search ran until the budget ran out.
+    const few = rollJob({
+      stock: [{ x0: 0, y0: 0, x1: 1000, y1: 100, q: 1, area: 100_000 }],
+      types: [{ q: 3, angles: [0], mirror: false, stock: [0], rings: [L] }],
+      effort: 500,
+    });
+    const solution = solveNesting(few, mod);
+    expect(solution.stats.stoppedByDeadline).toBe(false);
+    expect(solution.items.filter((item) => item.sheet >= 0)).toHaveLength(3);
   });
 
   it('does not grow its memory with the effort (a solve never frees it)', () => {

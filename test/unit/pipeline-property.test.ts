@@ -54,6 +54,7 @@ async function calculate(raw: unknown, budgetMs = 150) {
   if ('issues' in normalized) throw new Error(JSON.stringify(normalized.issues));
   const outcome = await run({ kind: 'calculate', jobId: 1, attempt: 1, request: JSON.stringify(normalized.request), budgetMs, minOffcut: 50 });
   if (!outcome.ok) throw new Error(outcome.message);
+  if (!('result' in outcome)) throw new Error('a calculation answered like an analysis');
   return JSON.parse(outcome.result);
 }
 

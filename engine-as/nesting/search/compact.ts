@@ -117,9 +117,8 @@ export class Compactor {
       poolLoss.length = 0;
       while (true) {
         if (sep.separate(EXPLORE_STRIKES, EXPLORE_IDLE_ROUNDS)) {
-          bestLength = this.settleLeft(byX);
-          best.copyFrom(parts);
-          this.improved++;
+          this.keepIfShorter(byX, best, bestLength);
+          bestLength = parts.usedTo(this.x0);
           break;
         }
         if (sep.stopped()) break;
@@ -143,12 +142,9 @@ export class Compactor {
       this.setWidth(bestLength);
       this.shrink(this.x0 + (bestLength - this.x0) * (1.0 - ratio), this.x0 + this.rng.float() * (bestLength - this.x0));
       this.attempts++;
-      if (sep.separate(COMPRESS_STRIKES, COMPRESS_IDLE_ROUNDS)) {
-        bestLength = this.settleLeft(byX);
-        best.copyFrom(parts);
-        this.improved++;
-      }
+      if (sep.separate(COMPRESS_STRIKES, COMPRESS_IDLE_ROUNDS)) this.keepIfShorter(byX, best, bestLength);
       parts.copyFrom(best);
+      bestLength = parts.usedTo(this.x0);
     }
     parts.copyFrom(best);
     this.writeBack();
@@ -171,6 +167,24 @@ export class Compactor {
   private setWidth(w: f64): void {
     this.width = w;
     this.sep.setContainer(this.x0, this.y0, w, this.y1);
+  }
+
+  /**
+   * After a separation that cleared every pair: slides the parts left and keeps them as the
+   * best when the strip got shorter. It does not when a part wider than the cut strip sticks
+   * out past its end (walls only bound where poses are sampled): nothing shorter is possible
+   * there, and such an attempt, which took no sweep, still counts one so the effort limit ends
+   * the search (3 small parts in one column used to shrink in vain until the budget ran out).
+   */
+  private keepIfShorter(byX: Int32Array, best: Parts, bestLength: f64): void {
+    const parts = this.parts;
+    if (this.settleLeft(byX) < bestLength) {
+      best.copyFrom(parts);
+      this.improved++;
+    } else {
+      parts.copyFrom(best);
+      this.sep.sweeps++;
+    }
   }
 
   /** Cuts the strip to `target`: parts whose centre is right of `split` move left by the cut. */
