@@ -1,5 +1,5 @@
 // Every shell example of the README and the docs pages that talks to the service runs
-// verbatim (README first, then docs/*.md by name), against
+// verbatim (README first, then docs/*.md by name; each page in a fresh directory), against
 // the server `make run` starts, from a directory laid out like the repository's (the data
 // directory .data, the model file the analysis example uploads). curl is pointed at that
 // server by a .curlrc (connect-to), so the examples keep their http://127.0.0.1:8080. Between
@@ -46,11 +46,18 @@ beforeAll(async () => {
     });
   });
   cwd = fs.mkdtempSync(path.join(os.tmpdir(), 'kerf-readme-'));
-  fs.symlinkSync(dataDir, path.join(cwd, '.data'));
-  fs.copyFileSync(path.join(ROOT, 'test/fixtures/models/woodworking_cabinet_modular_001_ascii.stl'), path.join(cwd, 'cabinet.stl'));
-  const port = new URL(url).port;
-  fs.writeFileSync(path.join(cwd, '.curlrc'), `connect-to = 127.0.0.1:8080:127.0.0.1:${port}\nconnect-to = localhost:8080:127.0.0.1:${port}\n`);
 }, 180_000);
+
+/** A directory laid out like the repository's, for one page. */
+function directoryFor(page: string): string {
+  const dir = path.join(cwd, page.replace(/\W/g, '-'));
+  fs.mkdirSync(dir);
+  fs.symlinkSync(dataDir, path.join(dir, '.data'));
+  fs.copyFileSync(path.join(ROOT, 'test/fixtures/models/woodworking_cabinet_modular_001_ascii.stl'), path.join(dir, 'cabinet.stl'));
+  const port = new URL(url).port;
+  fs.writeFileSync(path.join(dir, '.curlrc'), `connect-to = 127.0.0.1:8080:127.0.0.1:${port}\nconnect-to = localhost:8080:127.0.0.1:${port}\n`);
+  return dir;
+}
 
 afterAll(async () => {
   // make runs node as its child: end the group this test started.
@@ -62,7 +69,8 @@ afterAll(async () => {
 async function example(page: string): Promise<string> {
   const key = fs.readFileSync(path.join(dataDir, 'dev-api-key'), 'utf8').trim();
   const { block } = examples.find((e) => e.page === page)!;
-  const { stdout } = await run('bash', ['-e', '-c', block], { cwd, env: { ...process.env, CURL_HOME: cwd, KEY: page === 'README.md' ? '' : key } });
+  const dir = directoryFor(page);
+  const { stdout } = await run('bash', ['-e', '-c', block], { cwd: dir, env: { ...process.env, CURL_HOME: dir, KEY: page === 'README.md' ? '' : key } });
   return stdout;
 }
 
@@ -98,7 +106,7 @@ describe('the README and docs examples, run verbatim against make run', () => {
   it('docs/exports.md: the PDF as job-1.pdf and the cut list as CSV', async () => {
     await finished(1);
     const csv = await example('docs/exports.md');
-    expect(fs.readFileSync(path.join(cwd, 'job-1.pdf')).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(fs.readFileSync(path.join(cwd, 'docs-exports-md', 'job-1.pdf')).subarray(0, 5).toString()).toBe('%PDF-');
     expect(csv.split('\r\n')[0]).toMatch(/^stock_id,order,phase,dimension,position/);
   });
 
