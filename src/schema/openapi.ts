@@ -1,6 +1,7 @@
 // The OpenAPI 3.1 document around the routes' own declarations: the parts that are no route's
 // (info, security, tags, webhooks) and the finishing touches that keep generated clients
 // honest. The paths themselves come from the routes (src/api/contract.ts).
+/* eslint-disable @typescript-eslint/no-explicit-any -- a JSON document, walked by key */
 import type { SwaggerTransformObject } from '@fastify/swagger';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { jsonSchemaTransformObject } from 'fastify-type-provider-zod';
@@ -75,8 +76,10 @@ function webhooks(): Json {
       description: `${spec.description} Sent as a POST with Content-Type application/json to the request's webhook URL, else to the account's default URL; X-Service-Event is ${event}. Verify X-Service-Signature before trusting the body (the reference receiver: src/client/receiver.ts).`,
       security: [],
       parameters: Object.entries(deliveryHeaders).map(([name, field]) => {
-        const { $schema: _, description, ...schema } = z.toJSONSchema(name === 'X-Service-Event' ? z.literal(event) : field, { target: 'draft-2020-12' });
-        return { name, in: 'header', required: true, description: description ?? field.description, schema };
+        const schema: Json = z.toJSONSchema(name === 'X-Service-Event' ? z.literal(event) : field, { target: 'draft-2020-12' });
+        delete schema.$schema;
+        delete schema.description;
+        return { name, in: 'header', required: true, description: field.description, schema };
       }),
       requestBody: { required: true, content: { 'application/json': { schema: { $ref: `#/components/schemas/${String(spec.body.meta()?.id)}` } } } },
       responses: {

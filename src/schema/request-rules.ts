@@ -90,7 +90,8 @@ const SIZES: { list: 'stock' | 'parts'; field: 'l' | 'w'; unless: StockType }[] 
   { list: 'parts', field: 'w', unless: 'linear' },
 ];
 
-export interface RuleIssue {
+/** A problem found beside the field schemas: a field path and a message, like a zod issue. */
+export interface RequestIssue {
   path: (string | number)[];
   message: string;
 }
@@ -99,10 +100,10 @@ const isObject = (value: unknown): value is Record<string, unknown> => typeof va
 const rows = (value: unknown) => (Array.isArray(value) ? value : []);
 
 /** The rules broken by a request, parsed as far as it goes (fields that failed are still raw). */
-export function ruleIssues(request: unknown): RuleIssue[] {
+export function ruleIssues(request: unknown): RequestIssue[] {
   if (!isObject(request)) return [];
   const saw = sawChoice(isObject(request.saw) ? { ...request.saw, options: isObject(request.saw.options) ? request.saw.options : undefined } : {});
-  const issues: RuleIssue[] = [];
+  const issues: RequestIssue[] = [];
   for (const rule of SAW_RULES) {
     const { stockType, cutType, cutPreference } = rule.when;
     if (stockType && !stockType.includes(saw.stockType)) continue;

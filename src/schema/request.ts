@@ -3,11 +3,11 @@
 // `normalizeRequest` turns it into the one canonical form the rest of the service uses.
 import { z } from 'zod';
 import { nonNegativeInt, nonNegativeNumber, numeric, positiveInt, positiveNumber } from './numbers.js';
-import { CUT_TYPES, STOCK_TYPES, SAW_FIELDS_IN_OPTIONS, ruleIssues, rulesJsonSchema, sawChoice, type CutType, type StockType } from './request-rules.js';
+import { CUT_TYPES, STOCK_TYPES, SAW_FIELDS_IN_OPTIONS, ruleIssues, rulesJsonSchema, sawChoice, type CutType, type RequestIssue, type StockType } from './request-rules.js';
 import { caseless, direction } from './words.js';
 import { shapeIssues } from '../engine/nesting-shapes.js';
 
-export type { CutType, StockType } from './request-rules.js';
+export type { CutType, RequestIssue, StockType } from './request-rules.js';
 
 export const LIMITS = { partInstances: 20_000, stockRows: 1_000, bodyBytes: 8 * 1024 * 1024 } as const;
 
@@ -198,12 +198,6 @@ export interface CalcRequest {
   webhook?: string;
 }
 
-/** A problem found after the schema passed: a field path and a message, like a zod issue. */
-export interface RequestIssue {
-  path: (string | number)[];
-  message: string;
-}
-
 /** Canonical form of a parsed request, or the issues that make it invalid. */
 export function normalizeRequest(input: Parsed): { request: CalcRequest } | { issues: RequestIssue[] } {
   const s = input.saw ?? {};
@@ -269,8 +263,7 @@ export function normalizeRequest(input: Parsed): { request: CalcRequest } | { is
   if (cutType === 'nesting' && !issues.length) issues.push(...shapeIssues(parts));
 
   if (issues.length) return { issues };
-  // Without the legacy saw fields, the options are the canonical saw.options.
-  const { stockType: _s, cutType: _c, cutPreference: _p, bladeWidth: _b, stackHeight: _h, guillotineOptions: _g, ...options } = s.options ?? sawOptions.parse({});
+  const options = withoutSawFields(s.options ?? sawOptions.parse({}));
   return {
     request: {
       saw: {
@@ -288,6 +281,13 @@ export function normalizeRequest(input: Parsed): { request: CalcRequest } | { is
       webhook: input.webhook,
     },
   };
+}
+
+/** saw.options less the saw fields a legacy client put there: the canonical saw.options. */
+function withoutSawFields<T extends object>(options: T): Omit<T, (typeof SAW_FIELDS_IN_OPTIONS)[number]> {
+  const own = { ...options };
+  for (const field of SAW_FIELDS_IN_OPTIONS) delete own[field as keyof T];
+  return own;
 }
 
 /**
