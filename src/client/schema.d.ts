@@ -278,7 +278,10 @@ export interface components {
                     y: number;
                 }[][];
             }[];
-            /** @description Where to deliver the result (see webhooks); an account default applies when absent. */
+            /**
+             * Format: uri
+             * @description Where to deliver the result (see webhooks); an account default applies when absent.
+             */
             webhook?: string;
         } & (unknown & unknown & unknown & unknown & unknown & unknown & unknown);
         ResultResponse: {

@@ -67,19 +67,19 @@ const SAW_RULES: SawRule[] = [
     message: (saw) => (stockType === 'linear'
       ? `linear stock takes no cutType (got "${saw.cutType}")`
       : `cutType "${saw.cutType}" is not available for ${stockType} stock; use ${CUT_TYPES_FOR[stockType].join(' or ')}`),
-    summary: `${stockType} stock takes cutType ${CUT_TYPES_FOR[stockType].join(' or ')} only${stockType === 'linear' ? ' (ignored), or none' : ''}; a legacy cutPreference efficiency or beam counts as that cutType when cutType is absent`,
+    summary: `${stockType === 'linear' ? 'Linear' : 'Roll'} stock takes cutType ${CUT_TYPES_FOR[stockType].join(' or ')} only${stockType === 'linear' ? ' (ignored), or none' : ''}; a legacy cutPreference efficiency or beam counts as that cutType when cutType is absent`,
   })),
   {
     when: { stockType: ['roll'], cutType: ['guillotine'], cutPreference: ['l', 'length'] },
     field: 'cutPreference',
     message: () => 'roll guillotine cuts across the roll first: cutPreference must be w',
-    summary: 'roll stock with cutType guillotine (the default) takes cutPreference w only',
+    summary: 'Roll stock with cutType guillotine (the default) takes cutPreference w only',
   },
   {
     when: { cutType: ['beam'], cutPreference: ['w', 'width'] },
     field: 'cutPreference',
     message: () => 'beam saws cut along the length first: cutPreference must be l',
-    summary: 'cutType beam takes cutPreference l only',
+    summary: 'With cutType beam, cutPreference is l only',
   },
 ];
 
@@ -170,7 +170,7 @@ function cutTypeIs(types: readonly CutType[]): Json {
 /** allOf entries for the request schema: one per rule, each with the server's message. */
 export function rulesJsonSchema(): Json[] {
   const sawRules = SAW_RULES.map((rule) => ({
-    description: `${rule.summary[0].toUpperCase()}${rule.summary.slice(1)}; otherwise 400.`,
+    description: `${rule.summary}; otherwise 400.`,
     not: {
       allOf: [
         ...(rule.when.stockType ? [stockTypeIs(rule.when.stockType)] : []),

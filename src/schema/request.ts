@@ -14,8 +14,8 @@ export const LIMITS = { partInstances: 20_000, stockRows: 1_000, bodyBytes: 8 * 
 // Defaults of fields that transform what they take (numbers as strings, words in any case) are
 // given with .prefault(): its value is an input, so the document can show it.
 const point = z.object({ x: z.number(), y: z.number() });
-/** What the URL check lets through, as a pattern the document can show: http(s) with a host. */
-const HTTP_URL = /^[hH][tT][tT][pP][sS]?:\/\/[^\s/?#]+/;
+/** http(s), a host, no blanks: the part of the URL check the document can show (with format uri). */
+const HTTP_URL = /^[hH][tT][tT][pP][sS]?:\/\/[^\s/?#]+(?:[/?#]\S*)?$/;
 
 /** l1/l2/w1/w2 per edge; legacy x/y side names map y1->l1, y2->l2, x1->w1, x2->w2 (l wins when both are sent). */
 export function sides<T extends z.ZodType>(value: T) {
@@ -129,7 +129,7 @@ export const calculationRequest = z.object({
   // Past the limits the answer is a 422 (limitViolation); the document shows them as maxItems.
   stock: z.array(stockItem).min(1, 'at least one stock item is needed').meta({ maxItems: LIMITS.stockRows }),
   parts: z.array(partItem).min(1, 'at least one part is needed').meta({ maxItems: LIMITS.partInstances }),
-  webhook: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).regex(HTTP_URL, 'must be an http or https URL').optional()
+  webhook: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).regex(HTTP_URL, 'must be an http or https URL').meta({ format: 'uri' }).optional()
     .describe('Where to deliver the result (see webhooks); an account default applies when absent.'),
 })
   // The rules across fields run even when some fields failed, so that one answer names every problem.

@@ -181,7 +181,8 @@ const request = fc.record({
     l: usually(size(1)), w: usually(size(1)), t: maybe(size(1)), q: maybe(count),
     grain: maybe(direction()), orientationLock: maybe(direction()), material: maybe(pick('', 'MDF', 'mdf')), name: maybe(pick('side', '')),
   }), { minLength: 1, maxLength: 3 }),
-  webhook: maybe(word(['http://127.0.0.1:9/hook', 'HTTPS://127.0.0.1:9/x'], ['ftp://127.0.0.1/x', 'not a url', 'http://', ''])),
+  webhook: maybe(word(['http://127.0.0.1:9/hook', 'HTTPS://127.0.0.1:9/x?y=1#z', 'http://[::1]:9/h', 'http://user@127.0.0.1:9/'],
+    ['ftp://127.0.0.1/x', 'not a url', 'http://', '', 'http://a b/x', 'http://127.0.0.1:9/x y'])),
 }, { requiredKeys: ['stock', 'parts'] }).map((r) => JSON.parse(JSON.stringify(r)) as Json);
 // Now and then no stock or no parts at all.
 const requests = fc.oneof({ weight: 30, arbitrary: request }, { weight: 1, arbitrary: request.map((r) => ({ ...r, parts: [] })) });
