@@ -267,6 +267,26 @@ export interface components {
                     [key: string]: unknown;
                 };
                 extras?: {
+                    banding?: {
+                        /** @description The band on each edge: l1/l2 the long sides, w1/w2 the short ones. */
+                        sides?: {
+                            l1?: unknown;
+                            l2?: unknown;
+                            w1?: unknown;
+                            w2?: unknown;
+                            /** @description Legacy name of l1. */
+                            y1?: unknown;
+                            /** @description Legacy name of l2. */
+                            y2?: unknown;
+                            /** @description Legacy name of w1. */
+                            x1?: unknown;
+                            /** @description Legacy name of w2. */
+                            x2?: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                } & {
                     [key: string]: unknown;
                 };
                 outline?: {

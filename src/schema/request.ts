@@ -119,7 +119,9 @@ const partItem = z.object({
   stockLock: z.array(z.union([z.string(), z.number()])).optional(),
   customData: z.unknown().optional(),
   machining: z.looseObject({}).optional(),
-  extras: z.looseObject({}).optional(),
+  extras: z.looseObject({
+    banding: z.looseObject({ sides: sides(z.unknown()).optional().describe('The band on each edge: l1/l2 the long sides, w1/w2 the short ones.') }).optional(),
+  }).optional(),
   outline: z.array(point).optional(),
   holes: z.array(z.array(point)).optional(),
 });

@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { kerfClient } from '../../src/client/client.js';
-import { SHEET_EXAMPLE } from '../../src/schema/examples.js';
+import { LINEAR_EXAMPLE, NESTING_EXAMPLE, SHEET_EXAMPLE } from '../../src/schema/examples.js';
 import { call, type Reply } from '../support/client.js';
 import { contractOf, type Contract } from '../support/contract.js';
 import { DEV_KEY, startServer, type KerfServer } from '../support/server.js';
@@ -223,6 +223,27 @@ describe('schema conformance', () => {
       for (const value of boundaryValues(leaf.schema)) await exercise('submitCalculation', { body: withLeaf(leaf.path, value) });
     }
     await exercise('submitCalculation', { body: { ...base(), stock: Array.from({ length: 1001 }, () => ({ l: 100, w: 100 })) } });
+    expect(mismatches).toEqual([]);
+  });
+
+  it('results of every engine and stock type fit ResultResponse, a failed job FailedJob', async () => {
+    const kerf = kerfClient({ baseUrl: server.url, apiKey: DEV_KEY, pollMs: 50 });
+    const parts = [{ l: 700, w: 300, q: 3 }, { l: 450, w: 250, q: 2, grain: 'l' }];
+    const kinds = [
+      SHEET_EXAMPLE, LINEAR_EXAMPLE, NESTING_EXAMPLE,
+      { saw: { cutType: 'efficiency' }, stock: [{ l: 2000, w: 1000 }], parts },
+      { saw: { cutType: 'beam', stackHeight: 2 }, stock: [{ l: 2000, w: 1000 }], parts },
+      { saw: { stockType: 'roll' }, stock: [{ w: 1000 }], parts },
+      { saw: { stockType: 'roll', cutType: 'efficiency' }, stock: [{ l: 5000, w: 1000 }], parts },
+      { saw: { stockType: 'roll', cutType: 'nesting' }, stock: [{ w: 1000 }], parts },
+      { saw: { stockType: 'linear' }, stock: [{ l: 3000 }], parts: [{ l: 700, q: 4 }, { l: 5000 }] },
+    ];
+    for (const request of kinds) {
+      const id = await kerf.submit(request);
+      for (let i = 0; i < 600 && (await kerf.readiness(id)) === 'running'; i++) await new Promise((r) => setTimeout(r, 50));
+      expect((await exercise('getResult', { query: { id: String(id) } })).status).toBe(200);
+    }
+    expect((await exercise('getResult', { query: { id: String(failedJob) } })).status).toBe(422);
     expect(mismatches).toEqual([]);
   });
 

@@ -49,6 +49,14 @@ describe('legacy SmartCut inputs', () => {
     }
   });
 
+  it('banding sides y1, y2, x1, x2 are l1, l2, w1, w2, as for trims', async () => {
+    const result = await kerf.solve({
+      stock: [{ l: 1000, w: 800 }],
+      parts: [{ l: 300, w: 200, name: 'legacy', extras: { banding: { sides: { y1: 'PVC 1 mm', x2: 'ABS', w1: 'oak' } }, finish: { faces: { a: 'lacquer' } } } }],
+    });
+    expect(result.parts[0].extras).toEqual({ banding: { sides: { l1: 'PVC 1 mm', w1: 'oak', w2: 'ABS' } }, finish: { faces: { a: 'lacquer' } } });
+  });
+
   it('grain and orientationLock null, "n", "none" and blanks mean no lock, like ""', async () => {
     // A 1500-long part fits the 1000 x 2000 sheet only turned: a lock "l" keeps it out.
     const request = (orientationLock: any): CalculationRequest => ({ stock: [{ l: 1000, w: 2000 }], parts: [{ l: 1500, w: 100, orientationLock }] });
