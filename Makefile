@@ -4,7 +4,7 @@ SHELL := /bin/bash
 PORT ?= 8080
 export PORT
 
-.PHONY: install build run test typecheck lint chromium bench clean
+.PHONY: install build run test typecheck lint chromium fonts render-tools render-exports bench clean
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -28,12 +28,17 @@ dist/.built: node_modules/.installed tsconfig.json $(shell find src bench -name 
 
 build: build/engine.wasm build/linear.wasm build/mesh.wasm build/nesting.wasm dist/.built
 
-run: build
+run: build fonts
 	KERF_WEBHOOK_ALLOW_LOOPBACK=1 node dist/src/main.js
 
 # The account page's browser tests drive Debian's Chromium (CI runs as root on Debian).
 chromium:
 	@command -v chromium >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium)
+
+# The PDF exports embed WenQuanYi Micro Hei (Debian fonts-wqy-microhei: Latin, Greek, Cyrillic
+# and CJK in one face; Apache 2.0); without it they fall back to Helvetica's Western letters.
+fonts:
+	@test -f /usr/share/fonts/truetype/wqy/wqy-microhei.ttc || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq fonts-wqy-microhei)
 
 # The tests themselves are type-checked too (tsconfig.test.json: src, bench and test, no output).
 typecheck: node_modules/.installed
@@ -46,8 +51,17 @@ lint: node_modules/.installed
 	npx dpdm --no-tree --no-warning --exit-code circular:1 --tsconfig tsconfig.test.json 'src/**/*.ts' 'bench/**/*.ts' 'test/**/*.ts'
 	npx dpdm --no-tree --no-warning --exit-code circular:1 'engine-as/**/*.ts'
 
-test: build chromium typecheck
+test: build chromium fonts typecheck
 	npx vitest run
+
+# Every export of a few representative jobs rendered to PNG under out/exports/ (pdftoppm,
+# rsvg-convert, ezdxf draw; CSV and the result viewer through Chromium), to look at.
+render-tools:
+	@command -v pdftoppm >/dev/null && command -v rsvg-convert >/dev/null && /usr/bin/python3 -c 'import ezdxf, matplotlib' 2>/dev/null \
+	  || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq poppler-utils librsvg2-bin python3-ezdxf python3-matplotlib)
+
+render-exports: build chromium fonts render-tools
+	npx vitest run --config test/render/vitest.config.ts
 
 bench: bench-api bench-engine bench-perfect-packing bench-linear bench-analysis bench-nesting bench-scale bench-accounts
 

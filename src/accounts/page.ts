@@ -1,12 +1,13 @@
 // The account page's HTML: plain server-rendered forms, no script. Every value is escaped.
+import type { JobSummary } from '../jobs/store.js';
 import type { Account, ApiKeyInfo } from './accounts.js';
 import type { Usage } from './metering.js';
 import type { EndpointHealthState } from '../webhooks/health.js';
 import type { AttemptRecord, Delivery } from '../webhooks/outbox.js';
 
-const esc = (value: unknown) =>
+export const esc = (value: unknown) =>
   String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
-const when = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC');
+export const when = (ms: number | null) => (ms === null ? '' : new Date(ms).toISOString().replace('T', ' ').slice(0, 16) + ' UTC');
 const hours = (ms: number) => `${(ms / 3_600_000).toFixed(1)} h`;
 
 const STYLE = `body{font:15px/1.5 system-ui,sans-serif;max-width:60rem;margin:2rem auto;padding:0 1rem;color:#222}
@@ -16,9 +17,10 @@ form.inline{display:inline}code,.secret{font-family:ui-monospace,monospace;backg
 .flash{background:#eef7ee;border:1px solid #9c9;padding:.6rem}.error{background:#fbeeee;border:1px solid #c99;padding:.6rem}
 .bad{color:#a00}.ok{color:#070}input[type=text],input[type=url],input[type=email],input[type=password]{width:22rem}`;
 
-function layout(title: string, body: string): string {
+/** A page in the account's look; `extraStyle` adds rules (the result viewer's). */
+export function layout(title: string, body: string, extraStyle = ''): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width">
-<title>${esc(title)}</title><style>${STYLE}</style></head><body>${body}</body></html>`;
+<title>${esc(title)}</title><style>${STYLE}${extraStyle}</style></head><body>${body}</body></html>`;
 }
 
 export function loginPage(options: { csrf: string; error?: string; email?: string }): string {
@@ -40,6 +42,8 @@ export interface OverviewModel {
   keys: ApiKeyInfo[];
   health: EndpointHealthState;
   deliveries: (Delivery & { attemptLog: AttemptRecord[] })[];
+  /** The account's latest jobs, newest first. */
+  jobs: JobSummary[];
   now: number;
   flash?: string;
   /** Shown once: a key just created, or the secret just revealed. */
@@ -66,6 +70,12 @@ ${m.shownOnce ? `<p class="flash" role="status">${esc(m.shownOnce.label)}: <span
 <h2>This month (${esc(usage.month)})</h2>
 <p id="usage"><span id="calls">${usage.calls}</span> of <span id="allowance">${account.monthlyCalls}</span> calls (${share} %),
 <span id="compute">${usage.computeSeconds.toFixed(3)}</span> compute seconds; rate limit ${account.ratePerMinute} calls per minute${account.onHold ? '; <strong class="bad">the account is on hold</strong>' : ''}.</p>
+
+<h2>Recent jobs</h2>
+<table id="jobs"><tr><th>Job</th><th>Submitted</th><th>State</th><th></th></tr>
+${m.jobs.map((j) => `<tr data-job-id="${j.id}"><td>${j.id}</td><td>${when(j.createdAt)}</td><td class="state">${esc(j.state)}</td>
+<td>${j.state === 'done' ? `<a href="/account/jobs/${j.id}">View result</a>` : ''}</td></tr>`).join('\n') || '<tr><td colspan="4">No jobs yet.</td></tr>'}
+</table>
 
 <h2>API keys</h2>
 <table id="keys"><tr><th>Key</th><th>Label</th><th>Created</th><th></th></tr>

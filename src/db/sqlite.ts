@@ -98,6 +98,8 @@ const migrations: string[] = [
      account_id INTEGER NOT NULL REFERENCES accounts(id),
      expires_at INTEGER NOT NULL
    );`,
+  // The account page lists an account's latest jobs.
+  `CREATE INDEX jobs_account ON jobs(account_id, id);`,
 ];
 
 export function openDatabase(dataDir: string): Db {

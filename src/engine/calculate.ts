@@ -1,8 +1,10 @@
 // One calculation, start to finish: picks the engine for the request's stock and cut type,
-// runs it, and builds the result record. Runs inside a pool thread.
+// runs it, and builds the result record, its numbers settled once for every engine. Runs
+// inside a pool thread.
 import type { CalcRequest } from '../schema/request.js';
 import type { ResultRecord } from '../schema/result.js';
 import { buildRecord } from '../result/record.js';
+import { settleRecord } from '../result/settle.js';
 import { loadEngineModule, solveGuillotine } from './guillotine.js';
 import { toGuillotineProblem } from './problem.js';
 import { linearBars } from './linear.js';
@@ -45,5 +47,5 @@ export async function calculate(request: CalcRequest, options: CalculateOptions)
     const what = request.saw.stockType === 'sheet' ? `cutType ${request.saw.cutType}` : `${request.saw.stockType} stock`;
     throw new CalculationRefused(`${what} is not available yet`);
   }
-  return solver(request, options);
+  return settleRecord(await solver(request, options), request);
 }

@@ -3,7 +3,7 @@
 // then merge parallel cuts of one piece into one stage. Every leaf is then a part, an offcut
 // or waste. A pattern whose cuts cannot be followed that way (nested shapes, free packing)
 // has no tree, and the caller says so.
-import type { ResultOffcut } from '../schema/result.js';
+import type { ResultCut, ResultOffcut } from '../schema/result.js';
 import { trimsOf, type Placement, type Sheet } from './model.js';
 
 const EPS = 1e-4;
@@ -24,6 +24,9 @@ export interface TreeNode extends Rect {
 
 export class NotGuillotine extends Error {}
 
+/** One cut as it was made: the piece it crossed and the two pieces it left (low: nearer the origin). */
+export interface Split { cut: ResultCut; piece: TreeNode; low: TreeNode; high: TreeNode }
+
 export function usableArea(sheet: Sheet): Rect {
   const { l, w } = sheet.stock;
   const t = trimsOf(sheet.stock);
@@ -31,9 +34,15 @@ export function usableArea(sheet: Sheet): Rect {
 }
 
 export function cutTree(sheet: Sheet, kerf: number): TreeNode {
+  return cutSplits(sheet, kerf).root;
+}
+
+/** The tree and, in saw order, what each cut (trims aside) split. */
+export function cutSplits(sheet: Sheet, kerf: number): { root: TreeNode; splits: Split[] } {
   if (sheet.placements.some((p) => p.part.placedOutline?.length)) throw new NotGuillotine('nested (true-shape) parts are not cut by a panel saw');
   const root: TreeNode = usableArea(sheet);
   let leaves: TreeNode[] = [root];
+  const splits: Split[] = [];
   for (const c of sheet.cuts) {
     if (c.isTrim) continue;
     const along = c.dimension === 'l';
@@ -48,11 +57,12 @@ export function cutTree(sheet: Sheet, kerf: number): TreeNode {
       : [{ x: piece.x, y: piece.y, dx: c.position - piece.x, dy: piece.dy }, { x: c.position + kerf, y: piece.y, dx: piece.x + piece.dx - c.position - kerf, dy: piece.dy }];
     piece.axis = c.dimension;
     piece.children = [low, high].filter((n) => n.dx > EPS && n.dy > EPS);
+    splits.push({ cut: c, piece, low, high });
     leaves = leaves.filter((n) => n !== piece).concat(piece.children);
   }
   flatten(root);
   fill(root, sheet);
-  return root;
+  return { root, splits };
 }
 
 /** Parallel cuts of one piece, made in whatever order, are one stage: lift same-axis children. */

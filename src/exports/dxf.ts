@@ -1,14 +1,20 @@
 // DXF, ASCII R12 (AC1009), which CAD and CAM programs of every age open. Layers: STOCK (sheet
 // outlines), PARTS (part outlines, true shape when nested, inner contours), CUTS (the saw cuts,
-// trims included, as the record gives them), OFFCUTS, LABELS (texts), DRILLING (circles).
+// trims included, as the record gives them), OFFCUTS, LABELS (texts: each part's number and
+// name where the diagrams print them, its size), DRILLING (front face circles),
+// DRILLING_BACK (back face circles, dashed), DRILLING_EDGE (edge bores: a slot from the edge,
+// the bore's diameter wide and its depth long), BANDING (a line on each banded edge).
 // Sheets lie side by side along x in record order, a tenth of the longest sheet apart; bars of
 // linear stock lie one above the other. Each sheet keeps the record's own coordinates, shifted.
 // Units: $INSUNITS 4 (millimetres) and $MEASUREMENT 1, since the record carries no units and
 // panel work is metric, unless the saw settings say inches (then 1 and 0). R12 has no
 // $INSUNITS of its own; readers that know it (R2000 on) use it, older ones ignore it.
-import { drillsOf, fmt, sheetsOf, sizeText, unitsOf, type ExportRecord, type Pt } from './model.js';
+import { diagram, drillShape } from './diagram.js';
+import { bandingOf, drillsOf, edgeOf, fmt, sheetsOf, SIDES, sizeText, unitsOf, type ExportRecord, type Pt } from './model.js';
 
-const LAYERS: [string, number][] = [['STOCK', 7], ['PARTS', 5], ['CUTS', 1], ['OFFCUTS', 3], ['LABELS', 8], ['DRILLING', 6]];
+/** Name, colour and line type. */
+const LAYERS: [string, number, string][] = [['STOCK', 7, 'CONTINUOUS'], ['PARTS', 5, 'CONTINUOUS'], ['CUTS', 1, 'CONTINUOUS'], ['OFFCUTS', 3, 'CONTINUOUS'],
+  ['LABELS', 8, 'CONTINUOUS'], ['DRILLING', 6, 'CONTINUOUS'], ['DRILLING_BACK', 4, 'DASHED'], ['DRILLING_EDGE', 140, 'CONTINUOUS'], ['BANDING', 200, 'CONTINUOUS']];
 
 class Dxf {
   private readonly out: string[] = [];
@@ -19,7 +25,7 @@ class Dxf {
     for (const [c, v] of items) this.pair(c, v);
   }
   text(): string {
-    return `${this.out.join('\r\n')}\r\n`;
+    return this.out.length ? `${this.out.join('\r\n')}\r\n` : '';
   }
 }
 
@@ -42,8 +48,9 @@ export function renderDxf(record: ExportRecord): string {
   };
   const rect = (layer: string, x: number, y: number, w: number, h: number, ox: number, oy: number) =>
     poly(layer, [{ x, y }, { x: x + w, y }, { x: x + w, y: y + h }, { x, y: y + h }], ox, oy);
-  const label = (text: string, x: number, y: number, height: number, centred: boolean) => {
+  const label = (text: string, x: number, y: number, height: number, centred: boolean, angle = 0) => {
     e.pairs([0, 'TEXT'], [8, 'LABELS'], [10, x], [20, y], [30, 0], [40, height], [1, dxfText(text)]);
+    if (angle) e.pair(50, angle);
     if (centred) e.pairs([72, 1], [11, x], [21, y], [31, 0], [73, 2]);
   };
 
@@ -53,14 +60,33 @@ export function renderDxf(record: ExportRecord): string {
     const { stock } = sheet;
     rect('STOCK', 0, 0, stock.l, stock.w, ox, oy);
     label(`${stock.id}  ${sizeText(stock, ' x ')}${stock.material ? ` ${stock.material}` : ''}  x${stock.stack}`, ox, oy - titleH * 1.8, titleH, false);
+    // Part numbers and names where the diagrams put them, sized for a drawing of the longest sheet.
+    const texts = diagram(sheet, { minText: longest / 500, maxText: longest / 50 }).shapes
+      .flatMap((t) => (t.kind === 'text' && t.of !== undefined ? [t] : []));
     for (const pl of sheet.placements) {
       poly('PARTS', pl.outline, ox, oy);
       for (const hole of pl.holes) poly('PARTS', hole, ox, oy);
-      for (const d of drillsOf(pl.part)) e.pairs([0, 'CIRCLE'], [8, 'DRILLING'], [10, d.x + ox], [20, d.y + oy], [30, 0], [40, d.diameter / 2]);
-      const h = Math.min(Math.min(pl.dx, pl.dy) * 0.18, longest / 60);
-      const cx = ox + pl.x + pl.dx / 2, cy = oy + pl.y + pl.dy / 2;
-      label(String(pl.row.number), cx, cy + h * 0.7, h, true);
-      label(`${fmt(pl.dx)} x ${fmt(pl.dy)}`, cx, cy - h * 0.7, h * 0.6, true);
+      for (const d of drillsOf(pl.part)) {
+        const shape = drillShape(d, pl);
+        if (shape.kind === 'poly') poly('DRILLING_EDGE', shape.points, ox, oy);
+        else e.pairs([0, 'CIRCLE'], [8, d.face === 1 ? 'DRILLING_BACK' : 'DRILLING'], [10, d.at.x + ox], [20, d.at.y + oy], [30, 0], [40, d.diameter / 2]);
+      }
+      if (!pl.part.placedOutline?.length) {
+        const band = bandingOf(pl.part);
+        for (const side of SIDES) {
+          if (!band[side]) continue;
+          const { a, b } = edgeOf(pl.part, side);
+          e.pairs([0, 'LINE'], [8, 'BANDING'], [10, a.x + ox], [20, a.y + oy], [30, 0], [11, b.x + ox], [21, b.y + oy], [31, 0]);
+        }
+      }
+      const own = texts.filter((t) => t.of === pl.part.id);
+      for (const t of own) label(t.text, ox + t.x, oy + t.y, t.size * 0.72, true, t.angle);
+      // Its size under an upright label, when that stays on the part.
+      const last = own[own.length - 1];
+      if (last?.angle === 0) {
+        const h = last.size * 0.4, y = last.y - last.size * 0.5 - h * 1.2;
+        if (y - h > pl.y) label(`${fmt(pl.dx)} x ${fmt(pl.dy)}`, ox + last.x, oy + y, h, true);
+      }
     }
     for (const o of sheet.offcuts) {
       rect('OFFCUTS', o.x, o.y, o.l, o.w, ox, oy);
@@ -79,9 +105,10 @@ export function renderDxf(record: ExportRecord): string {
     [9, '$EXTMIN'], [10, 0], [20, -titleH * 2.5], [30, 0], [9, '$EXTMAX'], [10, maxX], [20, maxY], [30, 0],
     [9, '$INSUNITS'], [70, inches ? 1 : 4], [9, '$MEASUREMENT'], [70, inches ? 0 : 1], [0, 'ENDSEC']);
   d.pairs([0, 'SECTION'], [2, 'TABLES'],
-    [0, 'TABLE'], [2, 'LTYPE'], [70, 1], [0, 'LTYPE'], [2, 'CONTINUOUS'], [70, 0], [3, 'Solid line'], [72, 65], [73, 0], [40, 0], [0, 'ENDTAB'],
+    [0, 'TABLE'], [2, 'LTYPE'], [70, 2], [0, 'LTYPE'], [2, 'CONTINUOUS'], [70, 0], [3, 'Solid line'], [72, 65], [73, 0], [40, 0],
+    [0, 'LTYPE'], [2, 'DASHED'], [70, 0], [3, 'Dashed __ __ __'], [72, 65], [73, 2], [40, 3], [49, 2], [49, -1], [0, 'ENDTAB'],
     [0, 'TABLE'], [2, 'LAYER'], [70, LAYERS.length + 1]);
-  for (const [name, colour] of [['0', 7] as [string, number], ...LAYERS]) d.pairs([0, 'LAYER'], [2, name], [70, 0], [62, colour], [6, 'CONTINUOUS']);
+  for (const [name, colour, type] of [['0', 7, 'CONTINUOUS'] as [string, number, string], ...LAYERS]) d.pairs([0, 'LAYER'], [2, name], [70, 0], [62, colour], [6, type]);
   d.pairs([0, 'ENDTAB'],
     [0, 'TABLE'], [2, 'STYLE'], [70, 1], [0, 'STYLE'], [2, 'STANDARD'], [70, 0], [40, 0], [41, 1], [50, 0], [71, 0], [42, 2.5], [3, 'txt'], [4, ''], [0, 'ENDTAB'],
     [0, 'ENDSEC'], [0, 'SECTION'], [2, 'BLOCKS'], [0, 'ENDSEC'], [0, 'SECTION'], [2, 'ENTITIES']);

@@ -13,7 +13,7 @@ export type ExportRecord = Omit<ResultRecord, 'parts'> & { parts: RecordPart[] }
 export interface PartRow {
   /** "<part row>" of the ids "<part row>.<copy>". */
   row: string;
-  /** 1-based, in record order: the number printed on diagrams, lists and PTX PART_INDEX. */
+  /** 1-based, in record order: the one part number diagrams, saw steps, lists, labels, CSV and PTX PART_INDEX print. */
   number: number;
   first: RecordPart;
   requested: number;
@@ -44,7 +44,24 @@ export interface Sheet {
   offcuts: ResultOffcut[];
 }
 
-export interface Drill { x: number; y: number; diameter: number; depth: number | null; partId: string }
+/**
+ * One drilling operation. face: 0 front (the face looked at), 1 back, 2-5 into the edges l1,
+ * l2, w1, w2 (decisions.md). `local` is as the request gave it: on a face, the centre in the
+ * part's frame; on an edge, along that edge and across the thickness. `at` is in stock
+ * coordinates: the centre on a face, the entry point on an edge, where `into` (a unit vector)
+ * points into the part.
+ */
+export interface Drill {
+  partId: string;
+  face: number;
+  type: string;
+  diameter: number;
+  /** null: a through hole. */
+  depth: number | null;
+  local: Pt;
+  at: Pt;
+  into?: Pt;
+}
 
 export function parseRecord(json: string): ExportRecord {
   // Not parsed with the zod schema: it would strip the fields nesting adds.
@@ -52,6 +69,8 @@ export function parseRecord(json: string): ExportRecord {
 }
 
 export const rowOf = (id: string) => id.slice(0, Math.max(0, id.lastIndexOf('.'))) || id;
+/** Which copy of its part row an instance id "<row>.<copy>" is, from 1 (labels, CSV). */
+export const copyOf = (id: string) => Number(id.slice(id.lastIndexOf('.') + 1)) + 1;
 export const kerfOf = (record: ExportRecord) => Number(record.saw.bladeWidth) || 0;
 
 /** The record carries no units; a saw setting `units` would tell, else millimetres (the norm for panels). */
@@ -119,33 +138,78 @@ export function toStock(p: RecordPart, local: Pt): Pt {
   return { x: (p.x ?? 0) + t.x - box.minX, y: (p.y ?? 0) + t.y - box.minY };
 }
 
-/** Drilling (machining.holes and hingeHoles) in stock coordinates. */
+export const FACE_NAMES = ['front', 'back', 'edge l1', 'edge l2', 'edge w1', 'edge w2'];
+export const isEdgeFace = (face: number) => face >= 2 && face <= 5;
+
+/** Drilling (machining.holes, and hingeHoles typed hinge unless they say otherwise), placed on the stock. */
 export function drillsOf(p: RecordPart): Drill[] {
   const m = p.machining as { holes?: unknown; hingeHoles?: unknown } | undefined;
-  const list = [...(Array.isArray(m?.holes) ? m.holes : []), ...(Array.isArray(m?.hingeHoles) ? m.hingeHoles : [])];
+  const list = [
+    ...(Array.isArray(m?.holes) ? m.holes : []).map((h) => [h, 'regular'] as const),
+    ...(Array.isArray(m?.hingeHoles) ? m.hingeHoles : []).map((h) => [h, 'hinge'] as const),
+  ];
   const out: Drill[] = [];
-  for (const h of list as Record<string, unknown>[]) {
+  for (const [h, defaultType] of list as [Record<string, unknown>, string][]) {
     const x = Number(h?.x), y = Number(h?.y), diameter = Number(h?.diameter);
     if (![x, y, diameter].every(Number.isFinite) || diameter <= 0) continue;
-    const at = toStock(p, { x, y });
+    const given = Number(h.face ?? 0);
+    const face = Number.isInteger(given) && given >= 0 && given <= 5 ? given : 0;
     const depth = Number(h.depth);
-    out.push({ x: at.x, y: at.y, diameter, depth: Number.isFinite(depth) && depth > 0 ? depth : null, partId: p.id });
+    const type = typeof h.type === 'string' && h.type.trim() ? h.type.trim().toLowerCase() : defaultType;
+    const drill: Drill = { partId: p.id, face, type, diameter, depth: Number.isFinite(depth) && depth > 0 ? depth : null, local: { x, y }, at: toStock(p, { x, y }) };
+    if (isEdgeFace(face)) {
+      // The entry point on the edge (x runs along it) and the way into the part, in its frame.
+      const [entry, dir]: [Pt, Pt] = face === 2 ? [{ x, y: 0 }, { x: 0, y: 1 }] : face === 3 ? [{ x, y: p.w }, { x: 0, y: -1 }]
+        : face === 4 ? [{ x: 0, y: x }, { x: 1, y: 0 }] : [{ x: p.l, y: x }, { x: -1, y: 0 }];
+      drill.at = toStock(p, entry);
+      const ahead = toStock(p, { x: entry.x + dir.x, y: entry.y + dir.y });
+      drill.into = { x: ahead.x - drill.at.x, y: ahead.y - drill.at.y };
+    }
+    out.push(drill);
   }
   return out;
 }
 
 export type Side = 'l1' | 'l2' | 'w1' | 'w2';
 export const SIDES: Side[] = ['l1', 'l2', 'w1', 'w2'];
+/** Legacy side names, as for trims: y1 -> l1, y2 -> l2, x1 -> w1, x2 -> w2. */
+const LEGACY_SIDE: Record<Side, string> = { l1: 'y1', l2: 'y2', w1: 'x1', w2: 'x2' };
 
-/** Edge banding per side (l1/l2 the long sides, w1/w2 the short ones): the band's name, '' when banded without one, null when bare. */
-export function bandingOf(p: RecordPart): Record<Side, string | null> {
-  const sides = ((p.extras as { banding?: { sides?: Record<string, unknown> } } | undefined)?.banding?.sides) ?? {};
-  const out = {} as Record<Side, string | null>;
+export interface Band { type: string; thickness: number | null }
+
+export const bandText = (b: Band) => [b.type, b.thickness !== null ? fmt(b.thickness) : ''].filter(Boolean).join(' ');
+
+/**
+ * Edge banding per side (l1/l2 the long sides, bottom and top in the part's frame; w1/w2 the
+ * short ones, left and right), from the echoed extras.banding: `sides { l1.. }` or the sides
+ * directly, legacy x/y names too; a side is true, a type name, or { type, thickness }. null: bare.
+ */
+export function bandingOf(p: RecordPart): Record<Side, Band | null> {
+  const banding = (p.extras as { banding?: Record<string, unknown> } | undefined)?.banding;
+  const sides = (banding && typeof banding.sides === 'object' && banding.sides !== null ? banding.sides : banding ?? {}) as Record<string, unknown>;
+  const out = {} as Record<Side, Band | null>;
   for (const side of SIDES) {
-    const v = sides[side];
-    out[side] = v === true ? '' : typeof v === 'string' && v.trim() !== '' ? v.trim() : typeof v === 'number' && v > 0 ? String(v) : null;
+    const v = sides[side] ?? sides[LEGACY_SIDE[side]];
+    if (v === true) out[side] = { type: '', thickness: null };
+    else if (typeof v === 'string' && v.trim() !== '') out[side] = { type: v.trim(), thickness: null };
+    else if (typeof v === 'number' && v > 0) out[side] = { type: String(v), thickness: null };
+    else if (v && typeof v === 'object') {
+      const o = v as { type?: unknown; thickness?: unknown };
+      const thickness = Number(o.thickness);
+      out[side] = { type: typeof o.type === 'string' ? o.type.trim() : '', thickness: Number.isFinite(thickness) && thickness > 0 ? thickness : null };
+    } else out[side] = null;
   }
   return out;
+}
+
+/** A side of the part's l x w frame in stock coordinates, and the unit normal pointing into the part. */
+export function edgeOf(p: RecordPart, side: Side): { a: Pt; b: Pt; inward: Pt } {
+  const [a, b, n]: [Pt, Pt, Pt] = side === 'l1' ? [{ x: 0, y: 0 }, { x: p.l, y: 0 }, { x: 0, y: 1 }]
+    : side === 'l2' ? [{ x: 0, y: p.w }, { x: p.l, y: p.w }, { x: 0, y: -1 }]
+      : side === 'w1' ? [{ x: 0, y: 0 }, { x: 0, y: p.w }, { x: 1, y: 0 }] : [{ x: p.l, y: 0 }, { x: p.l, y: p.w }, { x: -1, y: 0 }];
+  const mid = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+  const from = toStock(p, mid), to = toStock(p, { x: mid.x + n.x, y: mid.y + n.y });
+  return { a: toStock(p, a), b: toStock(p, b), inward: { x: to.x - from.x, y: to.y - from.y } };
 }
 
 /**

@@ -1,5 +1,13 @@
 // pdfkit plumbing shared by the report and the label sheets: a document that collects into a
-// Buffer, text the standard fonts can show, single-line text placed by its centre or left end.
+// Buffer, one embedded font for every script a shop writes part names in, single-line text
+// placed by its centre or left end.
+// The font is WenQuanYi Micro Hei (Debian fonts-wqy-microhei, Apache 2.0 or GPLv3 with the
+// font exception; `make` installs it): Latin with its accents, Greek, Cyrillic and CJK in one
+// face. pdfkit embeds only the glyphs a document uses. It has no bold, so bold is drawn by
+// stroking the letters as well. KERF_PDF_FONT names another file (a .ttf, or a .ttc whose
+// first face is used); without a font file the PDFs fall back to Helvetica, which prints
+// only Western European letters (the others as '?').
+import fs from 'node:fs';
 import PDFDocument from 'pdfkit';
 
 export type Doc = PDFKit.PDFDocument;
@@ -13,10 +21,37 @@ export interface PagedDoc {
   done: Promise<Buffer>;
 }
 
+export const DEFAULT_FONT_FILE = '/usr/share/fonts/truetype/wqy/wqy-microhei.ttc';
+const FONT = 'kerf-text';
+
+let fontFile: { bytes: Buffer; face?: string } | null | undefined;
+
+/** The font file's bytes, read once; null when it is missing. */
+export function unicodeFont(): { bytes: Buffer; face?: string } | null {
+  if (fontFile === undefined) {
+    const file = process.env.KERF_PDF_FONT || DEFAULT_FONT_FILE;
+    try {
+      const bytes = fs.readFileSync(file);
+      fontFile = { bytes, face: file === DEFAULT_FONT_FILE ? 'WenQuanYiMicroHei' : undefined };
+    } catch {
+      fontFile = null;
+    }
+  }
+  return fontFile;
+}
+
+const embedded = new WeakSet<Doc>();
+
 export function newDoc(title: string, pages: number, footer: (page: number, pages: number) => string): PagedDoc {
   // Margins stay 0 and pages are added by hand: pdfkit adds a page by itself when text runs
   // past the bottom margin, which would break the page layout.
   const doc = new PDFDocument({ autoFirstPage: false, margin: 0, info: { Title: title, Creator: 'kerf', Producer: 'kerf' } });
+  const font = unicodeFont();
+  if (font) {
+    if (font.face) doc.registerFont(FONT, font.bytes, font.face);
+    else doc.registerFont(FONT, font.bytes);
+    embedded.add(doc);
+  }
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));
   const done = new Promise<Buffer>((resolve, reject) => {
@@ -33,15 +68,15 @@ export function newDoc(title: string, pages: number, footer: (page: number, page
   return { doc, addPage, done };
 }
 
-// The standard 14 fonts use WinAnsi: Latin-1 plus these. Anything else would print as junk.
+// Helvetica (the fallback) uses WinAnsi: Latin-1 plus these. Anything else would print as junk.
 const WIN_ANSI_EXTRA = new Set([...'€‚ƒ„…†‡ˆ‰Š‹ŒŽ‘’“”•–—˜™š›œžŸ']);
 
-export function printable(text: string): string {
+export function printable(text: string, unicode: boolean): string {
   let out = '';
   for (const ch of text.normalize('NFC')) {
     const code = ch.codePointAt(0)!;
-    if ((code >= 0x20 && code <= 0x7e) || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(ch)) out += ch;
-    else if (code < 0x20) out += ' ';
+    if (code < 0x20 || (code >= 0x7f && code < 0xa0)) out += ' ';
+    else if (unicode || code <= 0x7e || (code >= 0xa0 && code <= 0xff) || WIN_ANSI_EXTRA.has(ch)) out += ch;
     else out += '?';
   }
   return out;
@@ -57,24 +92,36 @@ export interface TextOptions {
   maxWidth?: number;
 }
 
+/** Selects the text font at `size`; returns pdfkit's text options for (faux) bold. */
+function useFont(doc: Doc, size: number, bold: boolean | undefined, color: string): PDFKit.Mixins.TextOptions {
+  const unicode = embedded.has(doc);
+  doc.font(unicode ? FONT : bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(size).fillColor(color);
+  if (!(unicode && bold)) return { lineBreak: false };
+  doc.lineWidth(size * 0.045).strokeColor(color);
+  return { lineBreak: false, fill: true, stroke: true };
+}
+
 /** One line of text whose capital letters are centred on y. Returns the width printed. */
 export function line(doc: Doc, text: string, x: number, y: number, o: TextOptions): number {
-  doc.font(o.bold ? 'Helvetica-Bold' : 'Helvetica').fontSize(o.size).fillColor(o.color ?? '#111111');
-  let s = printable(text);
+  const options = useFont(doc, o.size, o.bold, o.color ?? '#111111');
+  let s = printable(text, embedded.has(doc));
   if (o.maxWidth !== undefined && doc.widthOfString(s) > o.maxWidth) {
     // The longest prefix that fits with the ellipsis, found by halving.
-    let lo = 0, hi = s.length;
+    const chars = [...s];
+    let lo = 0, hi = chars.length;
     while (lo < hi) {
       const mid = Math.ceil((lo + hi) / 2);
-      if (doc.widthOfString(`${s.slice(0, mid)}…`) <= o.maxWidth) lo = mid;
+      if (doc.widthOfString(`${chars.slice(0, mid).join('')}…`) <= o.maxWidth) lo = mid;
       else hi = mid - 1;
     }
-    s = `${s.slice(0, lo)}…`;
+    s = `${chars.slice(0, lo).join('')}…`;
   }
   const width = doc.widthOfString(s);
   const left = o.align === 'center' ? x - width / 2 : o.align === 'right' ? x - width : x;
-  // pdfkit places the top of the line box; Helvetica's caps run from 0.718 em under it to the baseline.
-  doc.text(s, left, y - o.size * 0.359, { lineBreak: false });
+  // pdfkit places the top of the line box, the baseline one ascender under it: put the middle of the capitals on y.
+  const font = (doc as unknown as { _font: { ascender: number; capHeight: number } })._font;
+  const top = y + ((font.capHeight / 2 - font.ascender) / 1000) * o.size;
+  doc.text(s, left, top, options);
   return width;
 }
 

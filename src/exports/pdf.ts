@@ -1,31 +1,57 @@
-// PDF report: a cover with the totals, one page per distinct pattern with its diagram to
-// scale, the cut list in saw order and the parts list; `labels` gives the label sheets instead.
-import { diagram, STYLES, type Diagram, type Shape } from './diagram.js';
+// PDF report: a cover with the totals; per pattern its diagram to scale with the cut numbers
+// on it and, beside it, the saw steps (fence settings in saw order, what each cut takes off);
+// bars of linear stock several to a page, each with its cuts; then the parts list. `labels`
+// gives the label sheets instead. Machine coordinates of every cut are in the CSV (`cuts`).
+import { diagram, PART_FILLS, STYLES, type Diagram, type Shape } from './diagram.js';
 import { renderLabels } from './labels.js';
-import { bandingOf, cutLength, fmt, partRows, pieces, rowOf, sheetsOf, SIDES, sizeText, type ExportRecord, type Sheet } from './model.js';
+import { bandingOf, bandText, fmt, kerfOf, partRows, pieces, rowOf, sheetsOf, SIDES, sizeText, type ExportRecord, type Sheet } from './model.js';
 import { A4, line, newDoc, tableRow, type Column, type Doc, type PagedDoc } from './pdf-doc.js';
+import { cutNumbers, sawPlan, stepText, type SawStep } from './saw-steps.js';
 
 const M = 36; // page margin, points
 const ROW = 13;
 const ROWS_PER_PAGE = 34;
+/** The saw steps column beside a pattern's diagram, and its rows. */
+const STEPS_W = 230;
+const STEP_ROW = 10.5;
+const STEP_ROWS = Math.floor((A4.short - M - 70 - 60) / STEP_ROW);
+/** Linear bars: the height of one bar's block, and how many fit a page. */
+const BAR_BLOCK = 92;
+const BARS_PER_PAGE = Math.floor((A4.short - M - 40 - 40) / BAR_BLOCK);
+
+type Page = (pdf: PagedDoc) => void;
 
 export async function renderPdf(record: ExportRecord, option: string): Promise<Buffer> {
   if (option === 'labels') return renderLabels(record);
   const sheets = sheetsOf(record);
-  const cutRows = cutListRows(sheets);
+  const kerf = kerfOf(record);
+  const pages: Page[] = [(pdf) => cover(pdf, record, sheets)];
+  const bars = sheets.filter((s) => s.stock.type === 'linear');
+  for (const sheet of sheets.filter((s) => s.stock.type !== 'linear')) {
+    const plan = sawPlan(sheet, kerf);
+    const rows = stepRows(plan.steps);
+    pages.push((pdf) => patternPage(pdf, sheet, sheets.length, rows.slice(0, STEP_ROWS), plan.none));
+    for (let at = STEP_ROWS; at < rows.length; at += STEP_ROWS * 3) {
+      const chunk = rows.slice(at, at + STEP_ROWS * 3);
+      pages.push((pdf) => stepsPage(pdf, sheet, chunk));
+    }
+  }
+  for (let at = 0; at < bars.length; at += BARS_PER_PAGE) {
+    const chunk = bars.slice(at, at + BARS_PER_PAGE);
+    pages.push((pdf) => barsPage(pdf, chunk, sheets.length, kerf));
+  }
   const partListRows = partsListRows(record);
-  const pages = 1 + sheets.length + pagesFor(cutRows) + pagesFor(partListRows);
-  const pdf = newDoc(`kerf job ${record.jobId}: cutting plan`, pages, (page, total) => `kerf · job ${record.jobId} · page ${page} of ${total}`);
-  cover(pdf, record, sheets);
-  for (const sheet of sheets) patternPage(pdf, sheet, sheets.length);
-  paged(pdf, 'Cut list in saw order', CUT_COLUMNS, cutRows);
-  paged(pdf, 'Parts list', PART_COLUMNS, partListRows);
+  for (let p = 0, n = pagesFor(partListRows); p < n; p++) pages.push((pdf) => tablePage(pdf, 'Parts list', PART_COLUMNS, partListRows, p, n));
+  const pdf = newDoc(`kerf job ${record.jobId}: cutting plan`, pages.length, (page, total) => `kerf · job ${record.jobId} · page ${page} of ${total}`);
+  for (const page of pages) page(pdf);
   pdf.doc.end();
   return pdf.done;
 }
 
 const pagesFor = (rows: unknown[]) => Math.max(1, Math.ceil(rows.length / ROWS_PER_PAGE));
 const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
+/** A total as a person reads it: one decimal at most (a nested sheet's cut length sums slanted edges). */
+const total = (v: number) => fmt(Math.round(v * 10) / 10);
 
 function cover(pdf: PagedDoc, record: ExportRecord, sheets: Sheet[]): void {
   const { doc } = pdf;
@@ -45,9 +71,9 @@ function cover(pdf: PagedDoc, record: ExportRecord, sheets: Sheet[]): void {
     ['Efficiency', pct(m.totalEfficiency)],
     ['Parts placed', `${placed} of ${record.parts.length}`],
     ['Cuts', `${m.totalCuts} (stacked ${m.totalStackedCuts})`],
-    ['Cut length', `${fmt(m.totalCutLength)} (stacked ${fmt(m.totalStackedCutLength)})`],
+    ['Cut length', `${total(m.totalCutLength)} (stacked ${total(m.totalStackedCutLength)})`],
     ['Stock cost', fmt(m.totalStockCost)],
-    ['Offcuts', `${m.totalOffcuts} (area ${fmt(m.totalOffcutsArea)})`],
+    ['Offcuts', `${m.totalOffcuts} (area ${total(m.totalOffcutsArea)})`],
   ];
   line(doc, 'Totals', M, y, { size: 12, bold: true });
   y += 18;
@@ -101,23 +127,94 @@ function cover(pdf: PagedDoc, record: ExportRecord, sheets: Sheet[]): void {
   if (sheets.length > room - 1) line(doc, `and ${sheets.length - room + 1} more: see the pattern pages`, M, y + 13, { size: 8 });
 }
 
-function patternPage(pdf: PagedDoc, sheet: Sheet, count: number): void {
+/** A row of the saw steps table: the cut numbers, the setting, what comes off (a rest row: only the last). */
+interface StepRow { cuts: string; step: string; off: string }
+
+function stepRows(steps: SawStep[]): StepRow[] {
+  return steps.flatMap((s) => [
+    { cuts: cutNumbers(s.cuts), step: stepText(s), off: s.cuts.length > 1 && s.off !== 'trim' ? `${s.off} each` : s.off },
+    ...(s.rest ? [{ cuts: '', step: '', off: `rest: ${s.rest}` }] : []),
+  ]);
+}
+
+function patternHeader(pdf: PagedDoc, sheet: Sheet, count: number): void {
   const { doc } = pdf;
-  pdf.addPage('landscape');
   const { stock } = sheet;
   const a = stock.analysis;
   line(doc, `Pattern ${sheet.number} of ${count} · stock ${stock.id}`, M, M, { size: 14, bold: true });
   line(doc, `× ${pieces(stock)}`, A4.long - M, M, { size: 14, bold: true, align: 'right' });
   const desc = [sizeText(stock), stock.material, stock.name, stock.grain ? `grain ${stock.grain === 'l' ? 'along the length' : 'across'}` : ''].filter(Boolean).join(' · ');
   line(doc, desc, M, M + 18, { size: 10, color: '#333333' });
-  line(doc, `Efficiency ${pct(a.areaEfficiency)} · ${a.totalParts} parts · ${a.numberOfCuts} cuts · cut length ${fmt(a.cutLength)}`, M, M + 32, { size: 9, color: '#555555' });
+  line(doc, `Efficiency ${pct(a.areaEfficiency)} · ${a.totalParts} parts · ${a.numberOfCuts} cuts · cut length ${total(a.cutLength)}`, M, M + 32, { size: 9, color: '#555555' });
+}
 
-  // Fit the sheet first, then the finished drawing with its annotations.
-  const area = { x: M, y: M + 48, w: A4.long - 2 * M, h: A4.short - M - 48 - 48 };
+/** `none`: why the pattern has no saw steps (nested, routed). */
+function patternPage(pdf: PagedDoc, sheet: Sheet, count: number, rows: StepRow[], none?: string): void {
+  const { doc } = pdf;
+  pdf.addPage('landscape');
+  patternHeader(pdf, sheet, count);
+  const { stock } = sheet;
+  // The diagram on the left, the saw steps beside it.
+  const area = { x: M, y: M + 48, w: A4.long - 2 * M - STEPS_W - 14, h: A4.short - M - 48 - 60 };
   const rough = Math.min(area.w / (stock.l * 1.06), area.h / (stock.w * 1.1));
   const d = diagram(sheet, { minText: 5 / rough, maxText: 10 / rough });
   drawDiagram(doc, d, area);
-  legend(doc, A4.short - 46);
+  if (none) line(doc, `No saw steps: ${none}.`, A4.long - M - STEPS_W, M + 62, { size: 8, color: '#444444', maxWidth: STEPS_W });
+  else stepsTable(doc, rows, A4.long - M - STEPS_W, M + 62, 'Saw steps');
+  legend(doc, A4.short - 52);
+}
+
+function stepsPage(pdf: PagedDoc, sheet: Sheet, rows: StepRow[]): void {
+  const { doc } = pdf;
+  pdf.addPage('landscape');
+  line(doc, `Pattern ${sheet.number} · stock ${sheet.stock.id}: saw steps, continued`, M, M, { size: 14, bold: true });
+  for (let c = 0; c < 3; c++) stepsTable(doc, rows.slice(c * STEP_ROWS, (c + 1) * STEP_ROWS), M + c * (STEPS_W + 20), M + 30, c === 0 ? 'Saw steps' : '');
+}
+
+const STEP_COLUMNS: Column[] = [{ title: 'Cuts', width: 42 }, { title: 'Setting', width: 78 }, { title: 'Takes off', width: STEPS_W - 120 }];
+
+function stepsTable(doc: Doc, rows: StepRow[], x: number, y: number, title: string): void {
+  if (!rows.length) return;
+  if (title) line(doc, title, x, y - 14, { size: 10, bold: true });
+  tableRow(doc, STEP_COLUMNS, STEP_COLUMNS.map((c) => c.title), x, y, { size: 7.5, bold: true, color: '#444444' });
+  doc.moveTo(x, y + 5.5).lineTo(x + STEPS_W, y + 5.5).lineWidth(0.4).stroke('#999999');
+  for (const r of rows) {
+    y += STEP_ROW;
+    tableRow(doc, STEP_COLUMNS, [r.cuts, r.step, r.off], x, y, { size: 7.5, color: r.cuts || r.step ? '#111111' : '#555555' });
+  }
+}
+
+/** Bars of linear stock, several to a page: each its title, its drawing and its cuts in a line. */
+function barsPage(pdf: PagedDoc, bars: Sheet[], count: number, kerf: number): void {
+  const { doc } = pdf;
+  pdf.addPage('landscape');
+  line(doc, 'Bars', M, M, { size: 14, bold: true });
+  let y = M + 22;
+  for (const sheet of bars) {
+    const { stock } = sheet;
+    const a = stock.analysis;
+    line(doc, `Pattern ${sheet.number} of ${count} · stock ${stock.id} · ${[sizeText(stock), stock.material].filter(Boolean).join(' ')} · × ${pieces(stock)}`, M, y, { size: 9.5, bold: true });
+    line(doc, `${pct(a.areaEfficiency)} · ${a.totalParts} parts · ${a.numberOfCuts} cuts`, A4.long - M, y, { size: 8.5, color: '#555555', align: 'right' });
+    const area = { x: M, y: y + 8, w: A4.long - 2 * M, h: 44 };
+    const rough = area.w / stock.l;
+    drawDiagram(doc, diagram(sheet, { minText: 5 / rough, maxText: 8 / rough }), area);
+    const plan = sawPlan(sheet, kerf);
+    const steps = plan.none ? [plan.none] : plan.steps.map((s) => `${cutNumbers(s.cuts)}: ${stepText(s)} → ${s.off}${s.rest ? `; rest: ${s.rest}` : ''}`);
+    flow(doc, steps, M, y + 62, A4.long - 2 * M, 2);
+    y += BAR_BLOCK;
+  }
+}
+
+/** Items separated by " · ", wrapped over at most `lines` lines (the last cut with an ellipsis). */
+function flow(doc: Doc, items: string[], x: number, y: number, width: number, lines: number): void {
+  doc.fontSize(7.5);
+  const out: string[] = [''];
+  for (const item of items) {
+    const next = out[out.length - 1] ? `${out[out.length - 1]} · ${item}` : item;
+    if (doc.widthOfString(next) <= width || !out[out.length - 1]) out[out.length - 1] = next;
+    else out.push(item);
+  }
+  out.slice(0, lines).forEach((text, i) => line(doc, text, x, y + i * 10, { size: 7.5, color: '#222222', maxWidth: width }));
 }
 
 function drawDiagram(doc: Doc, d: Diagram, area: { x: number; y: number; w: number; h: number }): void {
@@ -131,23 +228,24 @@ function drawDiagram(doc: Doc, d: Diagram, area: { x: number; y: number; w: numb
 
 function drawShape(doc: Doc, shape: Shape, X: (x: number) => number, Y: (y: number) => number, s: number): void {
   const st = STYLES[shape.style];
-  const paint = () => {
+  const paint = (fill = st.fill) => {
     doc.lineWidth(st.width);
-    if (st.fill && st.stroke) doc.fillAndStroke(st.fill, st.stroke);
-    else if (st.fill) doc.fill(st.fill);
+    if (st.dash) doc.dash(st.dash[0], { space: st.dash[1] });
+    if (fill && st.stroke) doc.fillAndStroke(fill, st.stroke);
+    else if (fill) doc.fill(fill);
     else if (st.stroke) doc.stroke(st.stroke);
+    if (st.dash) doc.undash();
   };
   switch (shape.kind) {
     case 'rect':
       doc.rect(X(shape.x), Y(shape.y + shape.h), shape.w * s, shape.h * s);
-      return paint();
+      return paint(shape.fill ?? st.fill);
     case 'poly':
       doc.polygon(...shape.points.map((p): [number, number] => [X(p.x), Y(p.y)]));
-      return paint();
+      return paint(shape.fill ?? st.fill);
     case 'line':
       doc.moveTo(X(shape.x1), Y(shape.y1)).lineTo(X(shape.x2), Y(shape.y2));
-      doc.lineWidth(st.width).stroke(st.stroke ?? '#000000');
-      return;
+      return paint(null);
     case 'circle':
       doc.circle(X(shape.cx), Y(shape.cy), Math.max(shape.r * s, 0.8));
       return paint();
@@ -166,56 +264,46 @@ function drawShape(doc: Doc, shape: Shape, X: (x: number) => number, Y: (y: numb
 
 function legend(doc: Doc, y: number): void {
   let x = M;
-  const swatch = (style: keyof typeof STYLES, label: string) => {
-    const st = STYLES[style];
-    doc.rect(x, y - 5, 14, 10).lineWidth(0.5);
-    if (st.fill) doc.fillAndStroke(st.fill, st.stroke ?? st.fill);
-    else doc.stroke(st.stroke ?? '#000000');
-    x += 18 + line(doc, label, x + 18, y, { size: 8, color: '#444444' }) + 16;
+  const label = (text: string) => (x += 16 + line(doc, text, x + 16, y, { size: 7.5, color: '#444444' }) + 12);
+  const swatch = (fill: string, stroke: string, text: string) => {
+    doc.rect(x, y - 4.5, 12, 9).lineWidth(0.5).fillAndStroke(fill, stroke);
+    label(text);
   };
-  swatch('part', 'part (number, sizes along x and y)');
-  swatch('offcut', 'offcut');
-  swatch('sheet', 'waste');
-  swatch('trim', 'trim');
-  doc.moveTo(x, y).lineTo(x + 14, y).lineWidth(STYLES.cut.width).stroke(STYLES.cut.stroke!);
-  x += 18 + line(doc, 'cut', x + 18, y, { size: 8, color: '#444444' }) + 16;
-  doc.moveTo(x, y).lineTo(x + 14, y).lineWidth(STYLES.grain.width).stroke(STYLES.grain.stroke!);
-  doc.polygon([x + 14, y], [x + 10, y - 2.5], [x + 10, y + 2.5]).fill(STYLES.grain.fill!);
-  x += 18 + line(doc, 'grain', x + 18, y, { size: 8, color: '#444444' }) + 16;
-  doc.circle(x + 5, y, 3).lineWidth(STYLES.drill.width).fillAndStroke(STYLES.drill.fill!, STYLES.drill.stroke!);
-  line(doc, 'drilling', x + 14, y, { size: 8, color: '#444444' });
+  swatch(PART_FILLS[0], STYLES.part.stroke!, 'part: number, name, sizes');
+  swatch(STYLES.offcut.fill!, STYLES.offcut.stroke!, 'offcut');
+  swatch(STYLES.sheet.fill!, STYLES.sheet.stroke!, 'waste');
+  swatch(STYLES.trim.fill!, STYLES.trim.fill!, 'trim');
+  doc.moveTo(x, y).lineTo(x + 12, y).lineWidth(STYLES.cut.width).stroke(STYLES.cut.stroke!);
+  doc.rect(x + 2, y - 4, 8, 8).lineWidth(0.4).fillAndStroke('#ffffff', STYLES.cut.stroke!);
+  line(doc, '5', x + 6, y, { size: 6, color: STYLES.cut.stroke!, align: 'center' });
+  label('cut and its number');
+  doc.moveTo(x, y + 3).lineTo(x + 12, y + 3).lineWidth(STYLES.banding.width).stroke(STYLES.banding.stroke!);
+  label('edge banding');
+  doc.circle(x + 6, y, 3.5).lineWidth(STYLES.drill.width).fillAndStroke(STYLES.drill.fill!, STYLES.drill.stroke!);
+  label('drilling, front');
+  doc.circle(x + 6, y, 3.5).lineWidth(STYLES.drillBack.width).dash(1.5, { space: 1.2 }).stroke(STYLES.drillBack.stroke!);
+  doc.undash();
+  label('back face (dashed)');
+  doc.rect(x, y - 1.5, 12, 3).lineWidth(STYLES.drillEdge.width).fillAndStroke(STYLES.drillEdge.fill!, STYLES.drillEdge.stroke!);
+  label('edge bore');
+  doc.moveTo(x, y).lineTo(x + 12, y).lineWidth(STYLES.grain.width).stroke(STYLES.grain.stroke!);
+  doc.polygon([x + 12, y], [x + 8, y - 2.5], [x + 8, y + 2.5]).fill(STYLES.grain.fill!);
+  label('grain');
 }
 
-/** Rows over as many pages as they need, the header repeated, "page i of n" in the title. */
-function paged(pdf: PagedDoc, title: string, columns: Column[], rows: string[][]): void {
+/** Page `p` of `n` of a table, the header repeated, "page i of n" in the title. */
+function tablePage(pdf: PagedDoc, title: string, columns: Column[], rows: string[][], p: number, n: number): void {
   const { doc } = pdf;
-  const pages = pagesFor(rows);
-  for (let p = 0; p < pages; p++) {
-    pdf.addPage('landscape');
-    line(doc, `${title} (page ${p + 1} of ${pages})`, M, M, { size: 14, bold: true });
-    let y = M + 26;
-    tableRow(doc, columns, columns.map((c) => c.title), M, y, { size: 8.5, bold: true, color: '#444444' });
-    doc.moveTo(M, y + 7).lineTo(A4.long - M, y + 7).lineWidth(0.5).stroke('#999999');
-    for (const row of rows.slice(p * ROWS_PER_PAGE, (p + 1) * ROWS_PER_PAGE)) {
-      y += ROW;
-      tableRow(doc, columns, row, M, y, { size: 8.5 });
-    }
-    if (rows.length === 0) line(doc, 'none', M, y + ROW, { size: 8.5 });
+  pdf.addPage('landscape');
+  line(doc, `${title} (page ${p + 1} of ${n})`, M, M, { size: 14, bold: true });
+  let y = M + 26;
+  tableRow(doc, columns, columns.map((c) => c.title), M, y, { size: 8.5, bold: true, color: '#444444' });
+  doc.moveTo(M, y + 7).lineTo(A4.long - M, y + 7).lineWidth(0.5).stroke('#999999');
+  for (const row of rows.slice(p * ROWS_PER_PAGE, (p + 1) * ROWS_PER_PAGE)) {
+    y += ROW;
+    tableRow(doc, columns, row, M, y, { size: 8.5 });
   }
-}
-
-const CUT_COLUMNS: Column[] = [
-  { title: 'Stock', width: 70 }, { title: 'Order', width: 45, align: 'right' }, { title: 'Phase', width: 45, align: 'right' },
-  { title: 'Along', width: 45 }, { title: 'Position', width: 75, align: 'right' },
-  { title: 'x1', width: 70, align: 'right' }, { title: 'y1', width: 70, align: 'right' }, { title: 'x2', width: 70, align: 'right' }, { title: 'y2', width: 70, align: 'right' },
-  { title: 'Length', width: 75, align: 'right' }, { title: 'Kind', width: 60 }, { title: 'Sheets', width: 55, align: 'right' },
-];
-
-function cutListRows(sheets: Sheet[]): string[][] {
-  return sheets.flatMap((s) => s.cuts.map((c) => [
-    c.stock.id, String(c.order), String(c.phase), c.dimension, fmt(c.position),
-    fmt(c.x1), fmt(c.y1), fmt(c.x2), fmt(c.y2), fmt(cutLength(c)), c.isTrim ? 'trim' : 'cut', String(s.stock.stack),
-  ]));
+  if (rows.length === 0) line(doc, 'none', M, y + ROW, { size: 8.5 });
 }
 
 const PART_COLUMNS: Column[] = [
@@ -237,7 +325,7 @@ function partsListRows(record: ExportRecord): string[][] {
   return partRows(record).map((r) => {
     const p = r.first;
     const band = bandingOf(p);
-    const banding = SIDES.filter((s) => band[s] !== null).map((s) => (band[s] ? `${s} ${band[s]}` : s)).join(', ');
+    const banding = SIDES.filter((s) => band[s]).map((s) => [s, bandText(band[s]!)].filter(Boolean).join(' ')).join(', ');
     const on = [...(where.get(r.row) ?? new Map<string, number>()).entries()].map(([id, n]) => `${id}×${n}`).join(' ');
     return [String(r.number), r.row, p.name, fmt(p.l), fmt(p.w), p.t === null ? '' : fmt(p.t), p.material, p.grain, String(r.requested), String(r.placed), banding, on];
   });

@@ -18,8 +18,9 @@
 // Units: 0 (metric) unless the saw settings say inches; sizes are printed as given.
 // A pattern the cut tree cannot be rebuilt for (nested shapes, a trim narrower than the kerf)
 // gets its PATTERNS record and a NOTES record saying why, and no CUTS.
+import anyAscii from 'any-ascii';
 import { cutTree, NotGuillotine, type Rect, type TreeNode } from './cut-tree.js';
-import { fmt, kerfOf, partRows, rowOf, sheetsOf, trimsOf, unitsOf, type ExportRecord, type Sheet } from './model.js';
+import { bandingOf, fmt, kerfOf, partRows, rowOf, sheetsOf, trimsOf, unitsOf, type Band, type ExportRecord, type Sheet } from './model.js';
 
 const EPS = 1e-4;
 type Axis = 'l' | 'w';
@@ -38,9 +39,21 @@ interface Row {
   axis: Axis;
 }
 
-/** TXT fields: ASCII only, no line breaks; CODE fields also upper-case, no spaces, at most 10. */
-const ascii = (s: string) => s.replace(/[\r\n\t]+/g, ' ').normalize('NFD').replace(/[\u0300-\u036f]/g, '').replace(/[^\x20-\x7e]/g, '?');
-const code = (s: string) => ascii(s).toUpperCase().replace(/[^A-Z0-9_.\-]/g, '_').slice(0, 10);
+/**
+ * TXT fields: ASCII, no line breaks; every script transliterated (półka -> polka, Шкаф -> Shkaf,
+ * 书架 -> ShuJia), so a name stays readable on the saw. CODE fields also upper-case, no spaces,
+ * at most 10 characters, and unique within their record type (see uniqueCode).
+ */
+const ascii = (s: string) => anyAscii(s.replace(/[\r\n\t]+/g, ' ')).replace(/[^\x20-\x7e]/g, '?');
+const code = (s: string) => ascii(s).trim().toUpperCase().replace(/[^A-Z0-9_.\-]/g, '_').slice(0, 10);
+
+/** `base`, or when taken base shortened with -2, -3 ... until it is not. */
+function uniqueCode(base: string, taken: Set<string>): string {
+  let c = base;
+  for (let n = 2; taken.has(c); n++) c = `${base.slice(0, 10 - String(n).length - 1)}-${n}`;
+  taken.add(c);
+  return c;
+}
 
 function csvField(v: string | number): string {
   const s = typeof v === 'number' ? fmt(v) : ascii(v);
@@ -65,10 +78,7 @@ export function renderPtx(record: ExportRecord): string {
     const key = `${name.toLowerCase()}|${t ?? ''}`;
     let entry = materials.get(key);
     if (!entry) {
-      const base = code(`${name || 'NONE'}${t !== null ? `_${fmt(t)}` : ''}`);
-      let c = base;
-      for (let n = 2; codes.has(c); n++) c = `${base.slice(0, 10 - String(n).length - 1)}-${n}`;
-      codes.add(c);
+      const c = uniqueCode(code(`${name || 'NONE'}${t !== null ? `_${fmt(t)}` : ''}`), codes);
       entry = { index: materials.size + 1, code: c, name, t };
       materials.set(key, entry);
     }
@@ -80,15 +90,18 @@ export function renderPtx(record: ExportRecord): string {
   rec('HEADER', '1.21', `kerf job ${record.jobId}`, unitsOf(record) === 'in' ? 1 : 0, 2, 1);
   rec('JOBS', 1, code(`J${record.jobId}`), `kerf job ${record.jobId}`, '', '', '', 1, '', '', 0, m.totalUsedStock ? fmt(Math.round((1 - m.totalEfficiency) * 10000) / 100) : 0);
 
+  // Part codes: the name (or P<number>), unique: two rows never share one.
+  const partCodes = new Set<string>();
   for (const r of rows) {
     const p = r.first;
-    rec('PARTS_REQ', 1, r.number, code(p.name || `P${r.row}`), material(p.material, p.t), p.l, p.w, r.requested, 0, 0, grainCode(p.grain, p.l, p.w), r.placed, 0, 0, 0);
+    const partCode = uniqueCode(code(p.name) || `P${r.number}`, partCodes);
+    rec('PARTS_REQ', 1, r.number, partCode, material(p.material, p.t), p.l, p.w, r.requested, 0, 0, grainCode(p.grain, p.l, p.w), r.placed, 0, 0, 0);
   }
   for (const r of rows) {
     const p = r.first;
-    const sides = ((p.extras as { banding?: { sides?: Record<string, unknown> } } | undefined)?.banding?.sides) ?? {};
-    const edge = (v: unknown) => (v === true ? 'EDGE' : typeof v === 'string' && v.trim() ? code(v) : '');
-    rec('PARTS_INF', 1, r.number, p.name, r.placed, p.l, p.w, 0, edge(sides.l1), edge(sides.l2), edge(sides.w1), edge(sides.w2),
+    const band = bandingOf(p);
+    const edge = (b: Band | null) => (!b ? '' : code(b.type) || 'EDGE');
+    rec('PARTS_INF', 1, r.number, ascii(p.name).trim() || `part ${r.number}`, r.placed, p.l, p.w, 0, edge(band.l1), edge(band.l2), edge(band.w1), edge(band.w2),
       '', '', '', '', '', '', '', '', '', '', '', '', '', '', '', r.row);
   }
 
@@ -100,9 +113,10 @@ export function renderPtx(record: ExportRecord): string {
     b.used += s.used ? s.stack : 0;
     boards.set(row, b);
   }
+  const boardCodes = new Set<string>();
   for (const [row, b] of boards) {
     const s = record.stock.find((x) => rowOf(x.id) === row)!;
-    rec('BOARDS', 1, b.index, code(s.name || `B${row}`), material(s.material, s.t), s.l, s.w, 99999, b.used, s.cost, 0, s.notes, '', s.grain === 'l' ? 1 : s.grain === 'w' ? 2 : 0, 0, '', '', '', 1);
+    rec('BOARDS', 1, b.index, uniqueCode(code(s.name) || `B${b.index}`, boardCodes), material(s.material, s.t), s.l, s.w, 99999, b.used, s.cost, 0, s.notes, '', s.grain === 'l' ? 1 : s.grain === 'w' ? 2 : 0, 0, '', '', '', 1);
   }
   const headCuts = (record.saw.guillotineOptions as { headCuts?: boolean } | undefined)?.headCuts ? 1 : 0;
   for (const mat of materials.values()) {

@@ -10,7 +10,7 @@ import { connectRedis, LuaScript, type Redis } from '../queue/redis-client.js';
 import { JOB_QUEUE, RedisKeys } from '../queue/redis-keys.js';
 import type { NewDelivery } from '../webhooks/outbox.js';
 import { newDeliveryFields } from '../webhooks/redis-outbox.js';
-import type { ClaimedJob, JobState, JobStore, JobView, NewJob } from './store.js';
+import { RECENT_JOBS, type ClaimedJob, type JobState, type JobStore, type JobSummary, type JobView, type NewJob } from './store.js';
 
 export interface RedisJobStoreOptions {
   url: string;
@@ -23,7 +23,7 @@ export interface RedisJobStoreOptions {
   onError?: (error: Error) => void;
 }
 
-// KEYS: sequence, unfinished set, job key prefix is ARGV[1]. Returns the new id.
+// KEYS: sequence, unfinished set, the account's job list; job key prefix is ARGV[1], the list's length ARGV[8]. Returns the new id.
 const SUBMIT = new LuaScript(`
 local id = redis.call('INCR', KEYS[1])
 local key = ARGV[1] .. id
@@ -31,6 +31,8 @@ redis.call('HSET', key, 'account', ARGV[2], 'kind', ARGV[3], 'state', 'queued', 
 if ARGV[6] ~= '' then redis.call('HSET', key, 'webhook', ARGV[6]) end
 if ARGV[7] ~= '' then redis.call('HSET', key, 'account_webhook', ARGV[7]) end
 redis.call('ZADD', KEYS[2], ARGV[5], id)
+redis.call('ZADD', KEYS[3], id, id)
+redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -1 - tonumber(ARGV[8]))
 return id`);
 
 // KEYS: job. ARGV: owner, now. A running job comes back here only after BullMQ found it stalled.
@@ -131,8 +133,8 @@ export class RedisJobStore implements JobStore {
   }
 
   async submit(job: NewJob): Promise<number> {
-    const id = Number(await SUBMIT.run(this.redis, [this.keys.jobSequence, this.keys.unfinishedJobs],
-      [this.keys.job(''), job.accountId, job.kind, job.request, Date.now(), job.webhook ?? '', job.accountWebhook ?? '']));
+    const id = Number(await SUBMIT.run(this.redis, [this.keys.jobSequence, this.keys.unfinishedJobs, this.keys.accountJobs(job.accountId)],
+      [this.keys.job(''), job.accountId, job.kind, job.request, Date.now(), job.webhook ?? '', job.accountWebhook ?? '', RECENT_JOBS]));
     await this.enqueue(id);
     return id;
   }
@@ -157,6 +159,18 @@ export class RedisJobStore implements JobStore {
       result: expired ? null : result ?? null,
       error: expired ? null : error ?? null,
     };
+  }
+
+  async recent(accountId: number, limit: number, now = Date.now()): Promise<JobSummary[]> {
+    const ids = await this.redis.zRange(this.keys.accountJobs(accountId), 0, limit - 1, { REV: true });
+    const rows = await Promise.all(ids.map((id) => this.redis.hmGet(this.keys.job(id), ['state', 'created', 'finished'])));
+    return ids.flatMap((id, i) => {
+      const [state, created, finished] = rows[i];
+      if (!state) return [];
+      const finishedAt = finished ? Number(finished) : null;
+      const expired = (state === 'done' || state === 'failed') && finishedAt !== null && finishedAt + this.options.retentionMs <= now;
+      return [{ id: Number(id), state: expired ? 'expired' : state as JobState, createdAt: Number(created), finishedAt }];
+    });
   }
 
   async state(id: number, accountId: number, now = Date.now()): Promise<JobState | undefined> {

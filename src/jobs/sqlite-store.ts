@@ -2,7 +2,7 @@
 // jobs survive a restart. AUTOINCREMENT keeps ids unique and never reused.
 import type { Db } from '../db/sqlite.js';
 import type { NewDelivery, Outbox } from '../webhooks/outbox.js';
-import type { ClaimedJob, JobState, JobStore, JobView, NewJob } from './store.js';
+import type { ClaimedJob, JobState, JobStore, JobSummary, JobView, NewJob } from './store.js';
 
 interface JobRow {
   id: number;
@@ -35,6 +35,7 @@ export class SqliteJobStore implements JobStore {
     this.statements = {
       insert: db.prepare(`INSERT INTO jobs (account_id, kind, state, request, webhook, created_at) VALUES (?, ?, 'queued', ?, ?, ?)`),
       get: db.prepare(`SELECT id, account_id, state, created_at, finished_at, result, error FROM jobs WHERE id = ? AND account_id = ?`),
+      recent: db.prepare(`SELECT id, state, created_at, finished_at FROM jobs WHERE account_id = ? ORDER BY id DESC LIMIT ?`),
       next: db.prepare(`SELECT id, account_id, kind, request, webhook, attempts FROM jobs WHERE state = 'queued' ORDER BY id LIMIT 1`),
       take: db.prepare(`UPDATE jobs SET state = 'running', attempts = attempts + 1, lease_owner = ?, started_at = ? WHERE id = ? AND state = 'queued'`),
       finish: db.prepare(`UPDATE jobs SET state = ?, result = ?, error = ?, compute_ms = ?, finished_at = ?, lease_owner = NULL
@@ -64,6 +65,16 @@ export class SqliteJobStore implements JobStore {
       result: expired ? null : row.result,
       error: expired ? null : row.error,
     };
+  }
+
+  async recent(accountId: number, limit: number, now = Date.now()): Promise<JobSummary[]> {
+    const rows = this.statements.recent.all(accountId, limit) as Pick<JobRow, 'id' | 'state' | 'created_at' | 'finished_at'>[];
+    return rows.map((row) => ({
+      id: row.id,
+      state: (row.state === 'done' || row.state === 'failed') && row.finished_at !== null && row.finished_at + this.retentionMs <= now ? 'expired' : row.state,
+      createdAt: row.created_at,
+      finishedAt: row.finished_at,
+    }));
   }
 
   async state(id: number, accountId: number, now = Date.now()): Promise<JobState | undefined> {

@@ -31,6 +31,17 @@ export interface JobView {
   error: string | null;
 }
 
+/** A line of the account page's job list. */
+export interface JobSummary {
+  id: number;
+  state: JobState;
+  createdAt: number;
+  finishedAt: number | null;
+}
+
+/** How many jobs the account page lists (and the Redis store remembers per account). */
+export const RECENT_JOBS = 50;
+
 export interface ClaimedJob {
   id: number;
   accountId: number;
@@ -48,6 +59,8 @@ export interface JobStore {
   submit(job: NewJob): Promise<number>;
   /** The job if it exists and belongs to the account; undefined otherwise (callers answer 404 alike). */
   get(id: number, accountId: number, now?: number): Promise<JobView | undefined>;
+  /** The account's latest jobs, newest first, at most `limit` (the account page's list). */
+  recent(accountId: number, limit: number, now?: number): Promise<JobSummary[]>;
   /** Only the state (the readiness endpoint's hot path); undefined like get. */
   state(id: number, accountId: number, now?: number): Promise<JobState | undefined>;
   /** Takes the oldest queued job for a worker, marking it running. */

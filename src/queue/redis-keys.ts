@@ -11,6 +11,8 @@ export class RedisKeys {
   get unfinishedJobs() { return `${this.prefix}jobs:unfinished`; }
   /** Ids of done and failed jobs by finish time (the retention sweep looks only here). */
   get finishedJobs() { return `${this.prefix}jobs:finished`; }
+  /** The account's latest job ids (the account page's list), scored by id. */
+  accountJobs(accountId: number | string) { return `${this.prefix}jobs:account:${accountId}`; }
   /** Present while a worker process is alive (it renews the key). */
   owner(name: string) { return `${this.prefix}owner:${name}`; }
   /** BullMQ's own keys start with this. */

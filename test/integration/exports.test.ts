@@ -118,9 +118,12 @@ describe('export formats, read back and compared with the record', () => {
 
   it('CSV: RFC 4180, one row per placed part, and the parts, cuts and machining options', async () => {
     const record = jobs.cabinet.record;
-    const csv = (await exported('cabinet', 'csv')).text;
+    const reply = await exported('cabinet', 'csv');
+    const csv = reply.text;
     expect(csv.endsWith('\r\n')).toBe(true);
-    const rows: Record<string, string>[] = parseCsv(csv, { columns: true, record_delimiter: '\r\n' });
+    // UTF-8 with a byte-order mark, so Excel on Windows reads the names as written.
+    expect([...reply.bytes.slice(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    const rows: Record<string, string>[] = parseCsv(csv, { columns: true, bom: true, record_delimiter: '\r\n' });
     const placed = record.parts.filter((p: any) => p.added);
     expect(rows).toHaveLength(placed.length);
     const asText = (s: string) => (/^[=+\-@]/.test(s) ? `'${s}` : s);
@@ -129,6 +132,7 @@ describe('export formats, read back and compared with the record', () => {
       expect(row).toEqual({
         stock_id: p.stock.id, part_id: p.id, name: asText(p.name), x: String(p.x), y: String(p.y), l: String(p.l), w: String(p.w),
         rotated: p.rot === 1 ? 'yes' : 'no', material: p.material, rotation: String(p.rot === 1 ? 90 : 0), mirrored: 'no',
+        number: String(Number(p.id.split('.')[0]) + 1), copy: String(Number(p.id.split('.')[1]) + 1),
       });
     });
     // The quoting really happened: a comma, quotes and a line break survive inside one field.
@@ -136,18 +140,18 @@ describe('export formats, read back and compared with the record', () => {
     expect(rows.some((r) => r.name === 'shelf\nlower')).toBe(true);
     expect(rows.some((r) => r.name === "'=rail")).toBe(true);
 
-    const parts: Record<string, string>[] = parseCsv((await exported('cabinet', 'csv', 'parts')).text, { columns: true, record_delimiter: '\r\n' });
+    const parts: Record<string, string>[] = parseCsv((await exported('cabinet', 'csv', 'parts')).text, { columns: true, bom: true, record_delimiter: '\r\n' });
     expect(parts.map((r) => [r.part, r.name, r.qty_requested, r.qty_placed])).toEqual([
       ['0', 'side', '4', '4'], ['1', 'bottom', '4', '4'], ['2', "'=rail", '8', '8'], ['3', 'door, "front"', '4', '4'], ['4', 'shelf\nlower', '3', '3'], ['5', 'too long', '1', '0'],
     ]);
 
-    const cuts: Record<string, string>[] = parseCsv((await exported('cabinet', 'csv', 'cuts')).text, { columns: true, record_delimiter: '\r\n' });
+    const cuts: Record<string, string>[] = parseCsv((await exported('cabinet', 'csv', 'cuts')).text, { columns: true, bom: true, record_delimiter: '\r\n' });
     expect(cuts).toHaveLength(record.cuts.length);
     const key = (c: any) => [c.stock.id, c.order, c.phase, c.dimension, c.position, c.x1, c.y1, c.x2, c.y2, c.isTrim].join('|');
     expect(sorted(cuts.map((c) => [c.stock_id, c.order, c.phase, c.dimension, c.position, c.x1, c.y1, c.x2, c.y2, c.is_trim].join('|'))))
       .toEqual(sorted(record.cuts.map(key)));
 
-    const drills: Record<string, string>[] = parseCsv((await exported('cabinet', 'csv', 'machining')).text, { columns: true, record_delimiter: '\r\n' });
+    const drills: Record<string, string>[] = parseCsv((await exported('cabinet', 'csv', 'machining')).text, { columns: true, bom: true, record_delimiter: '\r\n' });
     expect(drills).toHaveLength(8);
     for (const d of drills) {
       const p = record.parts.find((q: any) => q.id === d.part_id);
@@ -160,7 +164,7 @@ describe('export formats, read back and compared with the record', () => {
     }
   });
 
-  it('PDF: cover totals, a page per pattern, the cut list and the parts list, read back as text', async () => {
+  it('PDF: cover totals, a page per pattern with its saw steps, and the parts list, read back as text', async () => {
     const record = jobs.cabinet.record;
     const pages = await pdfPages((await exported('cabinet', 'pdf')).bytes);
     const used = usedStock(record);
@@ -191,13 +195,18 @@ describe('export formats, read back and compared with the record', () => {
       for (const n of rows) expect(numbers.has(n), `number ${n} on pattern ${s.id}`).toBe(true);
     });
 
-    // The cut list: every cut once, in saw order, with its geometry.
-    const cutLines = pages.flatMap((lines) => lines).filter((l) => /^\d+\.\d+ \d+ \d+ [lw] /.test(l));
-    const listed = cutLines.map((l) => l.split(' ').slice(0, 9).join('|'));
-    expect(listed).toEqual(used.flatMap((s: any) => record.cuts.filter((c: any) => c.stock.id === s.id).sort((a: any, b: any) => a.order - b.order)
-      .map((c: any) => [c.stock.id, c.order, c.phase, c.dimension, c.position, c.x1, c.y1, c.x2, c.y2].join('|'))));
-    expect(pages.some((lines) => lines[0].startsWith('Cut list in saw order (page 1 of'))).toBe(true);
-
+    // Beside each diagram, the saw steps: every cut number of the pattern once, in saw order.
+    const columns = await pdfPages((await exported('cabinet', 'pdf')).bytes, 560);
+    const patternColumns = columns.filter((_, k) => /^Pattern \d+ of \d+ · stock /.test(pages[k][0] ?? ''));
+    used.forEach((s: any, i: number) => {
+      const steps = patternColumns[i].map((l) => /^([\d–, ]+?) (trim|head|rip|cross|recut) \d/.exec(l)).filter((m) => m !== null);
+      const listed = steps.flatMap((m) => {
+        const cuts = m[1].replace(/ /g, '');
+        const range = /^(\d+)–(\d+)$/.exec(cuts);
+        return range ? Array.from({ length: Number(range[2]) - Number(range[1]) + 1 }, (_, k) => Number(range[1]) + k) : cuts.split(',').filter(Boolean).map(Number);
+      });
+      expect(listed, `saw steps of ${s.id}`).toEqual(record.cuts.filter((c: any) => c.stock.id === s.id).map((c: any) => c.order).sort((a: number, b: number) => a - b));
+    });
     // The parts list: a row per part row with its number, sizes and counts.
     const all = pages.flatMap((lines) => lines);
     const rowsOf = new Map<string, any[]>();
@@ -351,7 +360,7 @@ describe('export formats, read back and compared with the record', () => {
     const replies = await Promise.all(formats.map((f) => exported('large', f)));
     const local = parseRecord(text);
     for (const [i, f] of formats.slice(0, 4).entries()) {
-      expect(replies[i].text, f).toBe(String(await FORMATS[f as 'csv'].render(local, 'layout')));
+      expect(Buffer.from(replies[i].bytes).equals(Buffer.from(String(await FORMATS[f as 'csv'].render(local, 'layout')), 'utf8')), f).toBe(true);
     }
     const pages = await pdfPages(replies[4].bytes);
     expect(pages.filter((lines) => lines.some((l) => /^Pattern \d+ of \d+ · stock /.test(l)))).toHaveLength(usedStock(record).length);
@@ -496,14 +505,18 @@ describe('formats coming with nesting and linear stock (rendered from edited rec
     const bars = dxf.entities.filter((e: any) => e.type === 'POLYLINE' && e.layer === 'STOCK').map((e: any) => Math.min(...e.vertices.map((v: any) => v.y)));
     expect(bars[0]).toBe(0);
     expect(bars[1]).toBeGreaterThan(40);
-    const csv: Record<string, string>[] = parseCsv(String(await FORMATS.csv.render(linear, 'layout')), { columns: true });
+    const csv: Record<string, string>[] = parseCsv(String(await FORMATS.csv.render(linear, 'layout')), { columns: true, bom: true });
     expect(csv.map((r) => [r.stock_id, r.x, r.l])).toEqual([['0.0', '10', '2500'], ['0.0', '10', '2500'], ['0.1', '10', '2500'], ['0.0', '2515', '3000'], ['0.0', '2515', '3000']]);
     const svg = String(await FORMATS.svg.render(linear, 'layout'));
     expect(XMLValidator.validate(svg)).toBe(true);
     expect(svg).toContain('cut 2 bars like this');
     const pages = await pdfPages(await FORMATS.pdf.render(linear, 'layout') as Buffer);
-    expect(pages.filter((l) => l.some((t) => /^Pattern \d+ of \d+ · stock /.test(t)))).toHaveLength(2);
-    expect(pages[1].join(' ')).toContain('1: 2500');
+    // Both bars on one page, each with its cuts.
+    const barPages = pages.filter((l) => l.some((t) => /^Pattern \d+ of \d+ · stock /.test(t)));
+    expect(barPages).toHaveLength(1);
+    expect(barPages[0].filter((t) => /^Pattern \d of 2 · stock 0\.\d /.test(t))).toHaveLength(2);
+    expect(barPages[0].join(' ')).toContain('1: 2500');
+    expect(barPages[0].join(' ')).toContain('3: cut 2500 → part 1');
   });
 
   it('writes head cuts as phase 0 of a TYPE 2 pattern', async () => {
@@ -522,15 +535,15 @@ describe('formats coming with nesting and linear stock (rendered from edited rec
   });
 });
 
-/** Each page's text as lines: pdf.js text items grouped by baseline, left to right. */
-async function pdfPages(bytes: Uint8Array): Promise<string[][]> {
+/** Each page's text as lines: pdf.js text items (those right of fromX) grouped by baseline, left to right. */
+async function pdfPages(bytes: Uint8Array, fromX = -Infinity): Promise<string[][]> {
   const pdf = await getDocument({ data: new Uint8Array(bytes), isEvalSupported: false, disableFontFace: true, verbosity: 0 }).promise;
   const pages: string[][] = [];
   for (let i = 1; i <= pdf.numPages; i++) {
     const content = await (await pdf.getPage(i)).getTextContent();
     const rows = new Map<number, { x: number; s: string }[]>();
     for (const item of content.items as { str: string; transform: number[] }[]) {
-      if (!item.str.trim()) continue;
+      if (!item.str.trim() || item.transform[4] < fromX) continue;
       const y = Math.round(item.transform[5]);
       const row = rows.get(y) ?? rows.get(y - 1) ?? rows.get(y + 1) ?? [];
       row.push({ x: item.transform[4], s: item.str.trim() });

@@ -113,6 +113,20 @@ for (const adapter of [sqliteAdapter(), redisAdapter()]) {
       expect(await store.state(id + 1, 1)).toBeUndefined();
     });
 
+    it('lists an account\'s latest jobs, newest first, with their states and expiry', async () => {
+      const a = await store.submit(job(1));
+      const other = await store.submit(job(2));
+      const b = await store.submit(job(1));
+      const claimed = (await store.claim('w1'))!;
+      expect(claimed.id).toBe(a);
+      await store.complete(a, claimed.attempt, '{}', 1);
+      expect((await store.recent(1, 10)).map((j) => [j.id, j.state])).toEqual([[b, 'queued'], [a, 'done']]);
+      expect((await store.recent(1, 1)).map((j) => j.id)).toEqual([b]);
+      expect((await store.recent(2, 10)).map((j) => j.id)).toEqual([other]);
+      expect((await store.recent(1, 10, Date.now() + HOUR + 1)).map((j) => j.state)).toEqual(['queued', 'expired']);
+      expect(await store.recent(3, 10)).toEqual([]);
+    });
+
     it('records failures with their message', async () => {
       const id = await store.submit(job());
       const claimed = (await store.claim('w1'))!;

@@ -1,12 +1,17 @@
 // The account page under /account: sign in (password or one-time link), then keys, signing
-// secret, default webhook and its health, usage, and the delivery log. Sessions live in an
+// secret, default webhook and its health, usage, the delivery log, and the latest jobs, each
+// result opening in a viewer with its exports (/account/jobs/:id). Sessions live in an
 // HttpOnly SameSite=Strict cookie; every form carries the session's CSRF token.
 import crypto from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { loginPage, overviewPage, type OverviewModel } from '../../accounts/page.js';
+import { jobStatePage, resultPage } from '../../accounts/result-page.js';
+import { parseRecord } from '../../exports/index.js';
+import { RECENT_JOBS } from '../../jobs/store.js';
 import { SESSION_TTL_MS, type Session } from '../../accounts/sessions.js';
 import { ApiError } from '../errors.js';
 import type { Services } from '../services.js';
+import { exportQuery, sendExport } from './export.js';
 
 const SESSION_COOKIE = 'kerf_session';
 const LOGIN_COOKIE = 'kerf_login';
@@ -29,7 +34,7 @@ function form(request: FastifyRequest): Record<string, string> {
 }
 
 export async function accountRoutes(app: FastifyInstance, services: Services) {
-  const { accounts, sessions, metering, outbox, health, deliverer } = services;
+  const { accounts, sessions, metering, outbox, health, deliverer, jobs } = services;
   const secure = (services.config.publicUrl ?? '').startsWith('https:') ? '; Secure' : '';
   const cookie = (name: string, value: string, maxAgeMs: number) =>
     `${name}=${encodeURIComponent(value)}; Path=/account; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(maxAgeMs / 1000)}${secure}`;
@@ -77,7 +82,7 @@ export async function accountRoutes(app: FastifyInstance, services: Services) {
     const now = Date.now();
     return overviewPage({
       account, csrf: s.csrf, now, usage: await metering.usage(account.id, now), keys: accounts.keys(account.id),
-      health: await health.state(account.id), deliveries: await outbox.log(account.id, now - WEEK_MS), ...extra,
+      health: await health.state(account.id), deliveries: await outbox.log(account.id, now - WEEK_MS), jobs: await jobs.recent(account.id, RECENT_JOBS, now), ...extra,
     });
   };
 
@@ -92,6 +97,31 @@ export async function accountRoutes(app: FastifyInstance, services: Services) {
     if (!s) return reply.redirect('/account/login', 303);
     const done = (request.query as Record<string, string>).done;
     return html(reply, await overview(s, { flash: FLASH[done] }));
+  });
+
+  /** The session's job `id` (404 when it is not the account's, like the API). */
+  const accountJob = async (request: FastifyRequest, s: Session) => {
+    const raw = (request.params as { id: string }).id;
+    const id = /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
+    const job = Number.isSafeInteger(id) ? await jobs.get(id, s.accountId) : undefined;
+    if (!job) throw new ApiError(404, `No job ${raw} on this account`, { jobId: raw });
+    return job;
+  };
+
+  app.get('/account/jobs/:id', async (request, reply) => {
+    const s = await session(request);
+    if (!s) return reply.redirect('/account/login', 303);
+    const job = await accountJob(request, s);
+    if (job.state !== 'done' || job.result === null) return html(reply, jobStatePage(job), job.state === 'expired' ? 410 : job.state === 'failed' ? 422 : 200);
+    return html(reply, resultPage(job, parseRecord(job.result)));
+  });
+
+  app.get('/account/jobs/:id/export', async (request, reply) => {
+    const s = await session(request);
+    if (!s) throw new ApiError(403, 'Not signed in: sign in again on /account/login');
+    const job = await accountJob(request, s);
+    const { format, option } = exportQuery({ ...(request.query as object), id: String(job.id) });
+    return sendExport(reply, job.id, job, format, option);
   });
 
   app.get('/account/login', async (request, reply) => ((await session(request)) ? reply.redirect('/account', 303) : showLogin(reply)));
