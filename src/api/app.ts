@@ -4,6 +4,7 @@ import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { LIMITS } from '../schema/request.js';
 import { refundRefused } from './auth.js';
+import { registerContract } from './contract.js';
 import { errorBody, handleError } from './errors.js';
 import { accountRoutes } from './routes/account.js';
 import { analysisRoutes } from './routes/analysis.js';
@@ -46,6 +47,7 @@ export async function buildApp(services: Services, logger: Logger) {
     unmatched(request, reply.code(404), undefined, () => {});
     return reply.send(errorBody(`No route ${request.method} ${request.url.split('?')[0]}`));
   });
+  await registerContract(app);
   await app.register(docsRoutes);
   await app.register(async (scope) => calculateRoutes(scope, services));
   await app.register(async (scope) => analysisRoutes(scope, services));

@@ -25,15 +25,27 @@ export function fieldPath(path: readonly PropertyKey[]): string {
   return path.reduce<string>((out, key) => (typeof key === 'number' ? `${out}[${key}]` : out ? `${out}.${String(key)}` : String(key)), '');
 }
 
+const REQUIRED = 'is required';
+
 export function validationError(issues: { path: readonly PropertyKey[]; message: string }[]): ApiError {
   const listed = issues.map((i) => ({ path: fieldPath(i.path) || '(body)', message: i.message }));
-  const summary = listed.slice(0, 5).map((i) => `${i.path}: ${i.message}`).join('; ');
+  const summary = listed.slice(0, 5).map((i) => `${i.path}${i.message === REQUIRED ? ' ' : ': '}${i.message}`).join('; ');
   const more = listed.length > 5 ? ` (and ${listed.length - 5} more)` : '';
   return new ApiError(400, `Invalid request: ${summary}${more}`, { issues: listed });
 }
 
-export function fromZod(error: ZodError): ApiError {
-  return validationError(error.issues);
+/** The issues of a failed parse of `input`; a field that is not there "is required". */
+export function fromZod(error: ZodError, input: unknown): ApiError {
+  return validationError(error.issues.map((issue) => (missing(input, issue.path) ? { path: issue.path, message: REQUIRED } : issue)));
+}
+
+function missing(input: unknown, path: readonly PropertyKey[]): boolean {
+  let value = input;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object') return false;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value === undefined;
 }
 
 export function handleError(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) {

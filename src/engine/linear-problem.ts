@@ -26,11 +26,12 @@ function sameProfile(part: CalcPart, stock: CalcStock): boolean {
   if (!sameText(part.material, stock.material)) return false;
   if (part.stockLock && part.stockLock.length > 0 && !part.stockLock.includes(stock.id)) return false;
   if (part.t !== undefined && stock.t !== undefined && !near(part.t, stock.t)) return false;
-  return near(part.w, stock.w);
+  // w 0 is a row without profile: the profile is matched only when both sides give one.
+  return part.w === 0 || stock.w === 0 || near(part.w, stock.w);
 }
 
 function describeProfile(part: CalcPart): string {
-  const bits = [part.material ? `material "${part.material}"` : 'no material', `width ${part.w}`];
+  const bits = [part.material ? `material "${part.material}"` : 'no material', ...(part.w ? [`width ${part.w}`] : [])];
   if (part.t !== undefined) bits.push(`thickness ${part.t}`);
   return bits.join(', ');
 }

@@ -75,7 +75,7 @@ export const kerfOf = (record: ExportRecord) => Number(record.saw.bladeWidth) ||
 
 /** The record carries no units; a saw setting `units` would tell, else millimetres (the norm for panels). */
 export function unitsOf(record: ExportRecord): 'mm' | 'in' {
-  const u = String(record.saw.units ?? '').toLowerCase();
+  const u = String((record.saw as Record<string, unknown>).units ?? '').toLowerCase();
   return u === 'in' || u === 'inch' || u === 'inches' ? 'in' : 'mm';
 }
 

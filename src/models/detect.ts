@@ -9,6 +9,9 @@ const EXTENSIONS: Record<string, ModelFormat | 'collada' | '3mf'> = {
   stl: 'stl', obj: 'obj', ply: 'ply', gltf: 'gltf', glb: 'gltf', step: 'step', stp: 'step', dae: 'collada', '3mf': '3mf',
 };
 
+/** What the format query parameter takes (any letter case). */
+export const FORMAT_NAMES = Object.keys(EXTENSIONS) as [string, ...string[]];
+
 function ascii(bytes: Uint8Array, start: number, length: number): string {
   return Buffer.from(bytes.buffer, bytes.byteOffset + start, Math.max(0, Math.min(length, bytes.length - start))).toString('latin1');
 }

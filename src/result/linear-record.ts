@@ -59,7 +59,7 @@ export function buildLinearRecord(request: CalcRequest, mapped: MappedLinear, so
   const offcuts: ResultOffcut[] = [];
   const placements: Placement[][] = request.parts.map(() => []);
   const perRow = new Map<number, number>();
-  const totals = { bars: 0, stockArea: 0, partArea: 0, cuts: 0, cutLength: 0, bladeArea: 0, trimArea: 0, cost: 0, produced: 0 };
+  const totals = { bars: 0, stockArea: 0, partArea: 0, stockLength: 0, partLength: 0, cuts: 0, cutLength: 0, bladeArea: 0, trimArea: 0, cost: 0, produced: 0 };
   const usedStockTally: Record<string, number> = {};
   const addedPartTally: Record<string, number> = {};
   const materialSummary: Record<string, { stockUsed: number; stockArea: number; partArea: number }> = {};
@@ -71,13 +71,15 @@ export function buildLinearRecord(request: CalcRequest, mapped: MappedLinear, so
     const id = `${s.index}.${k}`;
     const plan = planBar(s, lengths, group.parts, kerf);
     const n = group.bars;
-    const partArea = group.parts.reduce((sum, row) => sum + request.parts[row].l * request.parts[row].w, 0);
+    // Parts on a bar have its profile (w 0: none given), so areas are lengths times the bar's w.
+    const partLength = group.parts.reduce((sum, row) => sum + request.parts[row].l, 0);
+    const partArea = partLength * s.w;
     const cutLength = plan.cuts.length * s.w;
     stock.push({
       id, name: s.name, l: s.l, w: s.w, t: s.t ?? null, material: s.material, grain: s.grain, type: 'linear', used: true,
       trim: s.trim, cost: s.cost, notes: s.notes, customData: s.customData, stack: n,
       analysis: {
-        areaEfficiency: round(partArea / (s.l * s.w)), partArea: round(partArea), totalParts: group.parts.length,
+        areaEfficiency: round(partLength / s.l), partArea: round(partArea), totalParts: group.parts.length,
         numberOfCuts: plan.cuts.length, cutLength: round(cutLength), stackedNumberOfCuts: plan.cuts.length * n,
         stackedCutLength: round(cutLength * n), bandingLength: 0, finishArea: 0, rollLength: 0,
       },
@@ -99,6 +101,8 @@ export function buildLinearRecord(request: CalcRequest, mapped: MappedLinear, so
     totals.bars += n;
     totals.stockArea += s.l * s.w * n;
     totals.partArea += partArea * n;
+    totals.stockLength += s.l * n;
+    totals.partLength += partLength * n;
     totals.cuts += plan.cuts.length * n;
     totals.cutLength += cutLength * n;
     totals.bladeArea += plan.cuts.filter((c) => !c.isTrim).length * kerf * s.w * n;
@@ -130,7 +134,8 @@ export function buildLinearRecord(request: CalcRequest, mapped: MappedLinear, so
   const offcutArea = offcuts.reduce((sum, o) => sum + o.l * o.w * o.q, 0);
   return {
     jobId: options.jobId,
-    saw: { ...saw },
+    // Bars are cut to length only: no cut type, preference, stack or guillotine stages to echo.
+    saw: { stockType: saw.stockType, bladeWidth: saw.bladeWidth, options: saw.options },
     stock,
     parts,
     cuts,
@@ -138,6 +143,8 @@ export function buildLinearRecord(request: CalcRequest, mapped: MappedLinear, so
     unusableParts,
     metadata: {
       ...areaAndCutMetadata(totals),
+      // By length: the same as by area when bars give a profile, and defined when they do not.
+      totalEfficiency: totals.stockLength > 0 ? round(totals.partLength / totals.stockLength) : 0,
       totalOffcutsArea: round(offcutArea),
       totalOffcuts: offcuts.reduce((sum, o) => sum + o.q, 0),
       totalBladeArea: round(totals.bladeArea),

@@ -64,4 +64,4 @@ export const analysisResponse = z.object({
   parts: z.array(analysisPart),
   advice: z.array(advice),
   warnings: z.array(z.object({ code: z.string(), message: z.string() })),
-});
+}).meta({ id: 'AnalysisResponse' });

@@ -2,35 +2,38 @@
 // field names, legacy spellings included. `calculationRequest` accepts what clients send;
 // `normalizeRequest` turns it into the one canonical form the rest of the service uses.
 import { z } from 'zod';
-import { nonNegativeInt, nonNegativeNumber, positiveInt, positiveNumber } from './numbers.js';
+import { nonNegativeInt, nonNegativeNumber, numeric, positiveInt, positiveNumber } from './numbers.js';
+import { CUT_TYPES, STOCK_TYPES, SAW_FIELDS_IN_OPTIONS, ruleIssues, rulesJsonSchema, sawChoice, type CutType, type RequestIssue, type StockType } from './request-rules.js';
+import { caseless, direction } from './words.js';
 import { shapeIssues } from '../engine/nesting-shapes.js';
+
+export type { CutType, RequestIssue, StockType } from './request-rules.js';
 
 export const LIMITS = { partInstances: 20_000, stockRows: 1_000, bodyBytes: 8 * 1024 * 1024 } as const;
 
-const lower = (v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase() : v);
-const side = <const T extends readonly [string, ...string[]]>(values: T) => z.preprocess(lower, z.enum(values));
-/** '' | 'l' | 'w'; null and absent mean none. */
-const direction = z.preprocess((v) => (v === null ? '' : lower(v)), z.enum(['', 'l', 'w'])).optional();
-
+// Defaults of fields that transform what they take (numbers as strings, words in any case) are
+// given with .prefault(): its value is an input, so the document can show it.
 const point = z.object({ x: z.number(), y: z.number() });
+/** http(s), a host, no blanks: the part of the URL check the document can show (with format uri). */
+const HTTP_URL = /^[hH][tT][tT][pP][sS]?:\/\/[^\s/?#]+(?:[/?#]\S*)?$/;
 
-const trim = z
-  .object({
-    l1: nonNegativeNumber.optional(),
-    l2: nonNegativeNumber.optional(),
-    w1: nonNegativeNumber.optional(),
-    w2: nonNegativeNumber.optional(),
-    // Legacy side names: x-sides run along x like l1/l2, y-sides like w1/w2.
-    x1: nonNegativeNumber.optional(),
-    x2: nonNegativeNumber.optional(),
-    y1: nonNegativeNumber.optional(),
-    y2: nonNegativeNumber.optional(),
-  })
-  .describe('Trim cut inward from each edge: l1 bottom, l2 top, w1 left, w2 right (legacy x1/x2/y1/y2 accepted).');
+/** l1/l2/w1/w2 per edge; legacy x/y side names map y1->l1, y2->l2, x1->w1, x2->w2 (l wins when both are sent). */
+export function sides<T extends z.ZodType>(value: T) {
+  const legacy = (side: string) => value.optional().describe(`Legacy name of ${side}.`);
+  return z
+    .object({
+      l1: value.optional(), l2: value.optional(), w1: value.optional(), w2: value.optional(),
+      y1: legacy('l1'), y2: legacy('l2'), x1: legacy('w1'), x2: legacy('w2'),
+    })
+    .transform((s) => ({ l1: s.l1 ?? s.y1, l2: s.l2 ?? s.y2, w1: s.w1 ?? s.x1, w2: s.w2 ?? s.x2 }));
+}
+
+const trim = sides(nonNegativeNumber)
+  .describe('Trim cut inward from each edge: l1 bottom, l2 top, w1 left, w2 right (linear: l1 the start, l2 the far end).');
 
 const guillotineOptions = z.object({
-  strategy: side(['efficiency', 'time']).default('efficiency'),
-  maxPhase: nonNegativeInt.pipe(z.number().max(10, 'must be at most 10')).default(0)
+  strategy: caseless(['efficiency', 'time']).prefault('efficiency'),
+  maxPhase: numeric(z.number().int('must be a whole number').nonnegative('must not be negative').max(10, 'must be at most 10')).prefault(0)
     .describe('Maximum number of cut stages; 0 = unlimited.'),
   headCuts: z.boolean().default(false),
 });
@@ -38,47 +41,63 @@ const guillotineOptions = z.object({
 const nestingOptions = z.object({
   freeRotation: z.boolean().default(false)
     .describe('kerf addition (cutType nesting): turn parts by any multiple of rotationStep instead of right angles only; grain- or orientation-locked parts still turn by 180 degrees only.'),
-  rotationStep: positiveNumber.pipe(z.number().max(90, 'must be at most 90')).default(15)
+  rotationStep: numeric(z.number().positive('must be greater than 0').max(90, 'must be at most 90')).prefault(15)
     .describe('kerf addition (cutType nesting): angle step in degrees tried with freeRotation.'),
   mirror: z.boolean().default(false)
     .describe('kerf addition (cutType nesting): parts may also be placed mirrored (flipped over); the result says so in mirrored.'),
-  searchTime: positiveNumber.pipe(z.number().max(3600, 'must be at most 3600 seconds')).optional()
+  searchTime: numeric(z.number().positive('must be greater than 0').max(3600, 'must be at most 3600 seconds')).optional()
     .describe('kerf addition (cutType nesting): seconds to search for a better layout, up to the job budget (30 s unless the service is configured otherwise). Absent: the search stops after a fixed effort, and the same request and seed give the same layout; with searchTime the layout can differ from run to run.'),
 }).describe('kerf addition: true-shape nesting settings.');
 
+/** Saw fields that legacy clients may also send under saw.options (see request-rules.ts). */
+const sawFields = {
+  stockType: caseless(STOCK_TYPES).describe('Default: sheet.'),
+  cutType: caseless(CUT_TYPES).describe('Default: guillotine (linear stock: none).'),
+  cutPreference: caseless(['l', 'w'], ['length', 'width', 'efficiency', 'beam'])
+    .describe('Direction of the first cuts: l = along the length (parallel to x), w = across. Default: l (roll guillotine: w). Legacy words: length, width; efficiency and beam choose that cutType when cutType is absent.'),
+  bladeWidth: nonNegativeNumber.describe('Kerf: the width a cut removes. Default: 0.'),
+  stackHeight: positiveInt.describe('Sheets a beam saw cuts at once. Default: 100.'),
+  guillotineOptions: guillotineOptions,
+} satisfies Record<(typeof SAW_FIELDS_IN_OPTIONS)[number], z.ZodType>;
+
+const legacySawFields = Object.fromEntries(SAW_FIELDS_IN_OPTIONS.map((field) =>
+  [field, sawFields[field].optional().describe(`Legacy place of saw.${field}; saw.${field} wins when both are sent.`)])) as {
+  [K in keyof typeof sawFields]: z.ZodOptional<(typeof sawFields)[K]>
+};
+
 const sawOptions = z.object({
-  stockSelection: side(['efficiency', 'smallest']).default('efficiency'),
-  minSpacing: nonNegativeNumber.default(0),
-  stackingMode: side(['dimensions', 'identical', 'none']).default('identical'),
+  stockSelection: caseless(['efficiency', 'smallest']).prefault('efficiency'),
+  minSpacing: nonNegativeNumber.prefault(0),
+  stackingMode: caseless(['dimensions', 'identical', 'none']).prefault('identical'),
   minOffcut: nonNegativeNumber.optional()
     .describe('kerf addition: smallest leftover (each side, request units) reported as an offcut.'),
-  seed: nonNegativeInt.default(1).describe('kerf addition: seed of the search; the same request and seed give the same layout.'),
+  seed: nonNegativeInt.prefault(1).describe('kerf addition: seed of the search; the same request and seed give the same layout.'),
+  ...legacySawFields,
 });
 
 const saw = z.object({
-  stockType: side(['sheet', 'linear', 'roll']).default('sheet'),
-  cutType: side(['guillotine', 'efficiency', 'beam', 'nesting']).optional(),
-  cutPreference: side(['l', 'w', 'length', 'width', 'efficiency', 'beam']).optional()
-    .describe('Direction of the first cuts: l = along the length (parallel to x), w = across. Legacy: length, width, efficiency, beam.'),
-  bladeWidth: nonNegativeNumber.default(0).describe('Kerf: the width a cut removes.'),
-  stackHeight: positiveInt.default(100),
-  guillotineOptions: guillotineOptions.optional(),
+  stockType: sawFields.stockType.optional(),
+  cutType: sawFields.cutType.optional(),
+  cutPreference: sawFields.cutPreference.optional(),
+  bladeWidth: sawFields.bladeWidth.optional(),
+  stackHeight: sawFields.stackHeight.optional(),
+  guillotineOptions: sawFields.guillotineOptions.optional(),
   nestingOptions: nestingOptions.optional(),
-  efficiencyOptions: z.object({ primaryCompression: side(['l', 'w']).optional() }).optional(),
+  efficiencyOptions: z.object({ primaryCompression: caseless(['l', 'w']).optional() }).optional(),
   options: sawOptions.optional(),
 });
 
 const stockItem = z.object({
   id: z.union([z.string(), z.number()]).optional(),
-  l: positiveNumber,
-  w: positiveNumber,
+  l: nonNegativeNumber.optional().describe('Length. Required except for roll stock, where 0 or absent means a roll of unlimited length.'),
+  w: positiveNumber.optional().describe('Width. Required except for linear stock (a bar\'s profile width, matched only when the part gives one too).'),
   t: positiveNumber.optional(),
   q: nonNegativeInt.optional().describe('Sheets available; absent = as many as needed.'),
   unlimitedQuantity: z.boolean().optional(),
   name: z.string().optional(),
   material: z.string().optional(),
   cost: nonNegativeNumber.optional(),
-  grain: direction,
+  grain: direction(['y']).optional().describe('Grain direction of the sheet: l or w; "" (or absent) for none. Legacy: "y" also means none.'),
   trim: trim.optional(),
   notes: z.string().optional(),
   code: z.string().optional(),
@@ -88,41 +107,50 @@ const stockItem = z.object({
 
 const partItem = z.object({
   l: positiveNumber,
-  w: positiveNumber,
+  w: positiveNumber.optional().describe('Width. Required except for linear stock (the profile, matched only when the bar gives one too).'),
   t: positiveNumber.optional(),
-  q: positiveInt.default(1),
+  // The limit is a 422 from limitViolation (decisions.md section 1); the document shows it as a maximum.
+  q: numeric(z.number().int('must be a whole number').positive('must be at least 1').meta({ maximum: LIMITS.partInstances })).prefault(1),
   name: z.string().optional(),
   material: z.string().optional(),
   notes: z.string().optional(),
-  grain: direction,
-  orientationLock: direction,
+  grain: direction().optional().describe('Grain of the part: l along its longer side, w along its shorter side; "" (or absent) for none.'),
+  orientationLock: direction().optional().describe('l keeps the part\'s longer side along the stock\'s length, w along its width; "" (or absent) for none.'),
   stockLock: z.array(z.union([z.string(), z.number()])).optional(),
   customData: z.unknown().optional(),
   machining: z.looseObject({}).optional(),
-  extras: z.looseObject({}).optional(),
+  extras: z.looseObject({
+    banding: z.looseObject({ sides: sides(z.unknown()).optional().describe('The band on each edge: l1/l2 the long sides, w1/w2 the short ones.') }).optional(),
+  }).optional(),
   outline: z.array(point).optional(),
   holes: z.array(z.array(point)).optional(),
 });
 
 export const calculationRequest = z.object({
-  saw: saw.prefault({}),
-  stock: z.array(stockItem).min(1, 'at least one stock item is needed'),
-  parts: z.array(partItem).min(1, 'at least one part is needed'),
-  webhook: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).optional(),
-});
+  saw: saw.optional(),
+  // Past the limits the answer is a 422 (limitViolation); the document shows them as maxItems.
+  stock: z.array(stockItem).min(1, 'at least one stock item is needed').meta({ maxItems: LIMITS.stockRows }),
+  parts: z.array(partItem).min(1, 'at least one part is needed').meta({ maxItems: LIMITS.partInstances }),
+  webhook: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).regex(HTTP_URL, 'must be an http or https URL').meta({ format: 'uri' }).optional()
+    .describe('Where to deliver the result (see webhooks); an account default applies when absent.'),
+})
+  // The rules across fields run even when some fields failed, so that one answer names every problem.
+  .superRefine((request, ctx) => {
+    for (const issue of ruleIssues(request)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+  }, { when: () => true })
+  .meta({ id: 'CalculationRequest', allOf: rulesJsonSchema() });
 
 export type CalculationInput = z.input<typeof calculationRequest>;
 type Parsed = z.output<typeof calculationRequest>;
-
-export type StockType = 'sheet' | 'linear' | 'roll';
-export type CutType = 'guillotine' | 'efficiency' | 'beam' | 'nesting';
 
 export interface Trim { l1: number; l2: number; w1: number; w2: number }
 
 export interface CalcStock {
   index: number;
   id: string;
+  /** A roll of unlimited length gets a length every part fits in, end to end. */
   l: number;
+  /** 0: a bar without profile (linear). */
   w: number;
   t?: number;
   /** undefined = as many as needed */
@@ -139,6 +167,7 @@ export interface CalcStock {
 export interface CalcPart {
   index: number;
   l: number;
+  /** 0: a linear part without profile. */
   w: number;
   t?: number;
   q: number;
@@ -164,62 +193,43 @@ export interface CalcRequest {
     stackHeight: number;
     guillotineOptions: { strategy: 'efficiency' | 'time'; maxPhase: number; headCuts: boolean };
     nestingOptions?: { freeRotation: boolean; rotationStep: number; mirror: boolean; searchTime?: number };
-    options: { stockSelection: 'efficiency' | 'smallest'; minSpacing: number; stackingMode: string; minOffcut?: number; seed: number };
+    options: { stockSelection: 'efficiency' | 'smallest'; minSpacing: number; stackingMode: 'dimensions' | 'identical' | 'none'; minOffcut?: number; seed: number };
   };
   stock: CalcStock[];
   parts: CalcPart[];
   webhook?: string;
 }
 
-/** A problem found after the schema passed: a field path and a message, like a zod issue. */
-export interface RequestIssue {
-  path: (string | number)[];
-  message: string;
-}
-
-const CUT_TYPES: Record<StockType, CutType[]> = {
-  sheet: ['guillotine', 'efficiency', 'beam', 'nesting'],
-  roll: ['guillotine', 'efficiency', 'nesting'],
-  linear: [],
-};
-
 /** Canonical form of a parsed request, or the issues that make it invalid. */
 export function normalizeRequest(input: Parsed): { request: CalcRequest } | { issues: RequestIssue[] } {
+  const s = input.saw ?? {};
+  // A legacy client may put saw fields under saw.options; saw wins when both have one.
+  const pick = <K extends (typeof SAW_FIELDS_IN_OPTIONS)[number]>(field: K) => s[field] ?? s.options?.[field];
+  const choice = sawChoice(s);
   const issues: RequestIssue[] = [];
-  const s = input.saw;
-  const legacy = s.cutPreference;
-  let cutType: CutType | undefined = s.cutType;
-  if (!cutType && (legacy === 'efficiency' || legacy === 'beam')) cutType = legacy;
-  if (!cutType && s.stockType !== 'linear') cutType = 'guillotine';
-  if (s.stockType === 'linear' && cutType && cutType !== 'guillotine') {
-    issues.push({ path: ['saw', 'cutType'], message: `linear stock takes no cutType (got "${cutType}")` });
-  } else if (cutType && s.stockType !== 'linear' && !CUT_TYPES[s.stockType].includes(cutType)) {
-    issues.push({ path: ['saw', 'cutType'], message: `cutType "${cutType}" is not available for ${s.stockType} stock; use ${CUT_TYPES[s.stockType].join(' or ')}` });
-  }
-  let cutPreference: 'l' | 'w' = legacy === 'w' || legacy === 'width' ? 'w' : 'l';
-  if (s.stockType === 'roll' && cutType === 'guillotine') {
-    if (legacy === 'l' || legacy === 'length') issues.push({ path: ['saw', 'cutPreference'], message: 'roll guillotine cuts across the roll first: cutPreference must be w' });
-    cutPreference = 'w';
-  }
-  if (cutType === 'beam' && (legacy === 'w' || legacy === 'width')) {
-    issues.push({ path: ['saw', 'cutPreference'], message: 'beam saws cut along the length first: cutPreference must be l' });
-  }
+  const { stockType } = choice;
+  const cutType = choice.cutType ?? 'guillotine';
+  const preference = choice.cutPreference;
+  const cutPreference: 'l' | 'w' = stockType === 'roll' && cutType === 'guillotine' ? 'w' : preference === 'w' || preference === 'width' ? 'w' : 'l';
+  const bladeWidth = pick('bladeWidth') ?? 0;
 
   const stock = input.stock.map((item, index): CalcStock => {
-    const t = item.trim ?? {};
-    const trimmed: Trim = { l1: t.l1 ?? t.x1 ?? 0, l2: t.l2 ?? t.x2 ?? 0, w1: t.w1 ?? t.y1 ?? 0, w2: t.w2 ?? t.y2 ?? 0 };
-    if (s.stockType === 'linear') {
+    const t = item.trim;
+    const trimmed: Trim = { l1: t?.l1 ?? 0, l2: t?.l2 ?? 0, w1: t?.w1 ?? 0, w2: t?.w2 ?? 0 };
+    const l = item.l || (stockType === 'roll' ? unlimitedRoll(input.parts, trimmed, bladeWidth) : 0);
+    const w = item.w ?? 0;
+    if (stockType === 'linear') {
       // A bar's trims are its two ends: l1 at the start, l2 at the far end of the length.
-      if (trimmed.l1 + trimmed.l2 >= item.l) issues.push({ path: ['stock', index, 'trim'], message: `end trims l1 + l2 (${trimmed.l1 + trimmed.l2}) leave nothing of the length ${item.l}` });
-    } else {
-      if (trimmed.w1 + trimmed.w2 >= item.l) issues.push({ path: ['stock', index, 'trim'], message: `trims w1 + w2 (${trimmed.w1 + trimmed.w2}) leave nothing of the length ${item.l}` });
-      if (trimmed.l1 + trimmed.l2 >= item.w) issues.push({ path: ['stock', index, 'trim'], message: `trims l1 + l2 (${trimmed.l1 + trimmed.l2}) leave nothing of the width ${item.w}` });
+      if (l && trimmed.l1 + trimmed.l2 >= l) issues.push({ path: ['stock', index, 'trim'], message: `end trims l1 + l2 (${trimmed.l1 + trimmed.l2}) leave nothing of the length ${l}` });
+    } else if (l && w) {
+      if (trimmed.w1 + trimmed.w2 >= l) issues.push({ path: ['stock', index, 'trim'], message: `trims w1 + w2 (${trimmed.w1 + trimmed.w2}) leave nothing of the length ${l}` });
+      if (trimmed.l1 + trimmed.l2 >= w) issues.push({ path: ['stock', index, 'trim'], message: `trims l1 + l2 (${trimmed.l1 + trimmed.l2}) leave nothing of the width ${w}` });
     }
     return {
       index,
       id: item.id === undefined || item.id === '' ? String(index) : String(item.id),
-      l: item.l,
-      w: item.w,
+      l,
+      w,
       t: item.t,
       q: item.unlimitedQuantity ? undefined : item.q,
       name: item.name ?? '',
@@ -235,7 +245,7 @@ export function normalizeRequest(input: Parsed): { request: CalcRequest } | { is
   const parts = input.parts.map((item, index): CalcPart => ({
     index,
     l: item.l,
-    w: item.w,
+    w: item.w ?? 0,
     t: item.t,
     q: item.q,
     name: item.name ?? '',
@@ -252,28 +262,42 @@ export function normalizeRequest(input: Parsed): { request: CalcRequest } | { is
   }));
 
   // Shapes matter only when nested; otherwise parts are squared to l x w.
-  if (cutType === 'nesting') issues.push(...shapeIssues(input.parts));
+  if (cutType === 'nesting' && !issues.length) issues.push(...shapeIssues(parts));
 
   if (issues.length) return { issues };
-  const g = s.guillotineOptions ?? guillotineOptions.parse({});
-  const o = s.options ?? sawOptions.parse({});
+  const options = withoutSawFields(s.options ?? sawOptions.parse({}));
   return {
     request: {
       saw: {
-        stockType: s.stockType,
-        cutType: cutType ?? 'guillotine',
+        stockType,
+        cutType,
         cutPreference,
-        bladeWidth: s.bladeWidth,
-        stackHeight: s.stackHeight,
-        guillotineOptions: g,
+        bladeWidth,
+        stackHeight: pick('stackHeight') ?? 100,
+        guillotineOptions: pick('guillotineOptions') ?? guillotineOptions.parse({}),
         ...(cutType === 'nesting' ? { nestingOptions: s.nestingOptions ?? nestingOptions.parse({}) } : {}),
-        options: o,
+        options,
       },
       stock,
       parts,
       webhook: input.webhook,
     },
   };
+}
+
+/** saw.options less the saw fields a legacy client put there: the canonical saw.options. */
+function withoutSawFields<T extends object>(options: T): Omit<T, (typeof SAW_FIELDS_IN_OPTIONS)[number]> {
+  const own = { ...options };
+  for (const field of SAW_FIELDS_IN_OPTIONS) delete own[field as keyof T];
+  return own;
+}
+
+/**
+ * The length standing in for a roll of unlimited length: every part instance end to end along
+ * the roll, each with its longer side and a kerf, plus the end trims. No layout needs more.
+ */
+function unlimitedRoll(parts: Parsed['parts'], trim: Trim, kerf: number): number {
+  return parts.reduce((sum, part) => sum + part.q * (Math.max(part.l, part.w ?? 0) + kerf), trim.w1 + trim.w2 + kerf);
 }
 
 /** Counts past the service's limits: a 422 with this message. */

@@ -1,6 +1,7 @@
 // The result record (SmartCut v3 ResultResponse) and the error bodies. The OpenAPI document
 // is generated from these, and the builder in src/result is typed by them.
 import { z } from 'zod';
+import { CUT_TYPES, STOCK_TYPES } from './request-rules.js';
 
 const ref = z.object({ id: z.string() });
 const trim = z.object({ l1: z.number(), l2: z.number(), w1: z.number(), w2: z.number() });
@@ -136,7 +137,7 @@ export const resultMetadata = z.object({
   lowerBoundGap: z.number().int().describe('kerf addition: sheets used minus the lower bound.'),
   optimal: z.boolean().optional().describe('kerf addition (linear stock): true only when the plan is proven optimal, i.e. its bar count (or cost, when stock costs are given) equals metadata.lowerBound.'),
   seed: z.number().int(),
-  engine: z.object({
+  engine: z.looseObject({
     iterations: z.number(),
     elapsedMs: z.number(),
     timeToBestMs: z.number(),
@@ -150,19 +151,41 @@ export const resultMetadata = z.object({
       .int()
       .optional()
       .describe('kerf addition (nesting): searches run side by side with seeds of their own, the best layout kept (2 on roll stock: the request seed and a second one derived from it; 1 on sheets); iterations add up over all of them.'),
-  }),
+    rootLpMs: z.number().nullable().optional().describe('kerf addition (linear stock): engine time until the root LP bound was known; null when it was not reached.'),
+    pricings: z.number().int().optional().describe('kerf addition (linear stock): knapsack pricing rounds of the column generation.'),
+    rootPivots: z.number().int().optional().describe('kerf addition (linear stock): simplex pivots of the root LP.'),
+  }).describe('kerf addition: engine diagnostics (how long, how many iterations); engines may add fields.'),
 });
+
+export const resultSaw = z.object({
+  stockType: z.enum(STOCK_TYPES),
+  cutType: z.enum(CUT_TYPES).optional().describe('Absent for linear stock.'),
+  cutPreference: z.enum(['l', 'w']).optional().describe('Absent for linear stock.'),
+  bladeWidth: z.number(),
+  stackHeight: z.number().int().optional().describe('Absent for linear stock.'),
+  guillotineOptions: z.object({ strategy: z.enum(['efficiency', 'time']), maxPhase: z.number().int(), headCuts: z.boolean() }).optional()
+    .describe('Absent for linear stock.'),
+  nestingOptions: z.object({ freeRotation: z.boolean(), rotationStep: z.number(), mirror: z.boolean(), searchTime: z.number().optional() }).optional()
+    .describe('Present for cutType nesting.'),
+  options: z.looseObject({
+    stockSelection: z.enum(['efficiency', 'smallest']),
+    minSpacing: z.number(),
+    stackingMode: z.enum(['dimensions', 'identical', 'none']),
+    minOffcut: z.number().optional(),
+    seed: z.number().int(),
+  }),
+}).describe('The saw settings the job ran with: the request\'s, defaults filled in, legacy places and spellings resolved.');
 
 export const resultRecord = z.object({
   jobId: z.number().int(),
-  saw: z.record(z.string(), z.unknown()),
+  saw: resultSaw,
   stock: z.array(resultStock),
   parts: z.array(resultPart),
   cuts: z.array(resultCut),
   offcuts: z.array(resultOffcut),
   unusableParts: z.array(unusablePart),
   metadata: resultMetadata,
-});
+}).meta({ id: 'ResultResponse' });
 
 export type ResultRecord = z.infer<typeof resultRecord>;
 export type ResultStock = z.infer<typeof resultStock>;
@@ -172,15 +195,18 @@ export type ResultOffcut = z.infer<typeof resultOffcut>;
 export type UnusablePart = z.infer<typeof unusablePart>;
 
 export const errorBody = z.object({
-  error: z.string(),
-  details: z.record(z.string(), z.unknown()),
+  error: z.string().describe('What is wrong, naming the field or parameter.'),
+  details: z.record(z.string(), z.unknown()).describe('More about it: for a 400, issues lists { path, message } per offending field; for a 500, the requestId.'),
   version: z.literal('3'),
-});
+}).meta({ id: 'Error' });
 
-export const failedJobBody = z.object({
+/** The job.failed webhook body. */
+export const jobFailedEvent = z.object({
   statusCode: z.literal(422),
-  message: z.string(),
-  version: z.literal('3'),
-});
+  message: z.string().describe('Why the job failed.'),
+}).meta({ id: 'JobFailedEvent' });
 
-export const jobAccepted = z.object({ jobId: z.number().int().positive() });
+/** GET /v3/result of a failed job: the job.failed body plus the version. */
+export const failedJobBody = jobFailedEvent.extend({ version: z.literal('3') }).meta({ id: 'FailedJob' });
+
+export const jobAccepted = z.object({ jobId: z.number().int().positive().describe('Poll GET /v3/result/ready?id=<jobId>.') }).meta({ id: 'JobAccepted' });

@@ -389,8 +389,10 @@ describe('export errors', () => {
     const id = jobs.cabinet.id;
     const unknown = await download(`id=${id}&format=xlsx`);
     expect(unknown.status).toBe(400);
-    expect(unknown.json).toMatchObject({ version: '3', error: expect.stringContaining('pdf, csv, dxf, svg, ptx'), details: { allowed: ['pdf', 'csv', 'dxf', 'svg', 'ptx'] } });
-    expect((await download(`id=${id}`)).status).toBe(400);
+    expect(unknown.json).toMatchObject({ version: '3', error: expect.stringContaining('pdf, csv, dxf, svg, ptx'), details: { issues: [{ path: 'format', message: 'must be one of pdf, csv, dxf, svg, ptx' }] } });
+    const missing = await download(`id=${id}`);
+    expect(missing.status).toBe(400);
+    expect(missing.json.error).toBe('Invalid request: format is required');
     const option = await download(`id=${id}&format=csv&option=labels`);
     expect(option.status).toBe(400);
     expect(option.json.error).toContain('layout, parts, cuts, machining');

@@ -27,7 +27,7 @@ describe('mail without an SMTP server', () => {
 describe('the example receiver', () => {
   it('answers 204 to a signed delivery, handles a repeat once, and refuses a forged one with 400', async () => {
     const secret = 'whsec_example';
-    const child = spawn(process.execPath, [path.join(ROOT, 'dist/src/webhooks/example-receiver.js')], {
+    const child = spawn(process.execPath, [path.join(ROOT, 'dist/src/client/example-receiver.js')], {
       env: { ...process.env, KERF_SIGNING_SECRET: secret, PORT: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });

@@ -15,7 +15,7 @@ import { SqliteEndpointHealth } from '../../src/webhooks/health.js';
 import { createMailer } from '../../src/webhooks/mailer.js';
 import { Outbox } from '../../src/webhooks/outbox.js';
 import { RETRY_DELAYS_MS } from '../../src/webhooks/policy.js';
-import { verifyDelivery } from '../../src/webhooks/receiver.js';
+import { verifyDelivery } from '../../src/client/receiver.js';
 import { startReceiver, startSmtp, type Receiver } from '../support/receivers.js';
 
 const MINUTE = 60_000;

@@ -4,8 +4,9 @@
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { verifyDelivery } from '../../src/webhooks/receiver.js';
+import { verifyDelivery } from '../../src/client/receiver.js';
 import { call, submit, waitForResult } from '../support/client.js';
+import { contractOf } from '../support/contract.js';
 import { startReceiver, type Receiver } from '../support/receivers.js';
 import { DEV_KEY, cli, startServer, tempDataDir, type KerfServer } from '../support/server.js';
 
@@ -46,6 +47,9 @@ describe('webhooks from the running service', () => {
     expect(delivery.body).toBe(result.text);
     expect(delivery.headers['x-service-event']).toBe('job.completed');
     expect(verifyDelivery({ header: delivery.headers['x-service-signature'] as string, body: delivery.body, secret }).ok).toBe(true);
+    // Headers and body as the OpenAPI document's webhooks section says.
+    const contract = contractOf((await call(`${server.url}/openapi.json`)).json);
+    expect(contract.webhookErrors('job.completed', delivery.headers as Record<string, string>, delivery.body)).toEqual([]);
   });
 
   it('delivers job.failed with the failure body', async () => {
@@ -54,6 +58,8 @@ describe('webhooks from the running service', () => {
     expect(result.status).toBe(422);
     const failed = await until(() => hook.received.find((r) => r.headers['x-service-event'] === 'job.failed'));
     expect(JSON.parse(failed.body)).toEqual({ statusCode: 422, message: result.json.message });
+    const contract = contractOf((await call(`${server.url}/openapi.json`)).json);
+    expect(contract.webhookErrors('job.failed', failed.headers as Record<string, string>, failed.body)).toEqual([]);
   });
 
   it('uses the account default when the request names no URL, and the request URL when it does', async () => {

@@ -1,5 +1,7 @@
+// A small HTTP client for the tests: real requests with the global fetch, and the typed client
+// (src/client) for submitting and polling, as an integrator's code would.
 import http from 'node:http';
-// A small HTTP client for the tests: real requests with the global fetch.
+import { kerfClient, type CalculationRequest } from '../../src/client/client.js';
 export interface Reply {
   status: number;
   headers: Headers;
@@ -26,22 +28,25 @@ export async function call(url: string, init: Omit<RequestInit, 'body'> & { key?
   return { status: response.status, headers: response.headers, text, json };
 }
 
+const clientFor = (base: string, key: string) => kerfClient({ baseUrl: base, apiKey: key, pollMs: 50 });
+
+/** Submits with the typed client; tests send requests of every shape, typed or not. */
 export async function submit(base: string, key: string, request: unknown): Promise<number> {
-  const reply = await call(`${base}/v3/calculate`, { method: 'POST', key, body: request });
-  if (reply.status !== 200) throw new Error(`calculate answered ${reply.status}: ${reply.text}`);
-  return reply.json.jobId;
+  return clientFor(base, key).submit(request as CalculationRequest);
 }
 
 /**
- * Polls readiness like a client would (faster, for tests) until 200 or 410, then fetches. The
- * time limit only catches a job that never ends: a loaded machine may be many times slower.
+ * Polls readiness with the typed client (faster than advised, for tests) until finished, then
+ * fetches. The time limit only catches a job that never ends: a loaded machine may be many
+ * times slower.
  */
 export async function waitForResult(base: string, key: string, jobId: number, timeoutMs = 280_000): Promise<Reply> {
+  const kerf = clientFor(base, key);
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const ready = await call(`${base}/v3/result/ready?id=${jobId}`, { key });
-    if (ready.status === 200) return call(`${base}/v3/result?id=${jobId}`, { key });
-    if (ready.status !== 404) throw new Error(`ready answered ${ready.status}`);
+    const state = await kerf.readiness(jobId);
+    if (state === 'ready') return call(`${base}/v3/result?id=${jobId}`, { key });
+    if (state === 'expired') throw new Error(`job ${jobId} has expired`);
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`job ${jobId} not ready within ${timeoutMs} ms`);

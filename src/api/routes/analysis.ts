@@ -2,28 +2,38 @@
 // held past 32 MB (a declared length over the limit is refused before reading), analysed in a
 // pool thread, and billed (one call plus its compute time) only when the analysis succeeds.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { FORMAT_NAMES } from '../../models/detect.js';
 import { UNIT_NAMES } from '../../models/units.js';
 import { BudgetExceeded } from '../../pool/pool.js';
+import { analysisResponse } from '../../schema/analysis.js';
+import { caseless } from '../../schema/words.js';
 import { admitCall, authenticate } from '../auth.js';
-import { ApiError, fromZod } from '../errors.js';
+import { ApiError } from '../errors.js';
 import { requestLog } from '../request-log.js';
+import { admission, failure, invalid, json, unauthorized } from '../responses.js';
 import type { Services } from '../services.js';
 
 export const MAX_MODEL_BYTES = 32 * 1024 * 1024;
 const BUDGET_MS = Number(process.env.KERF_ANALYSIS_BUDGET_MS) || 30_000;
 
-const flag = z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1');
+const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])], { error: 'must be true or false (or 1 or 0)' })
+  .transform((v) => v === true || v === 'true' || v === '1');
+const unit = (what: string) => z.enum(UNIT_NAMES as [string, ...string[]], { error: `${what} must be one of ${UNIT_NAMES.join(', ')}` });
 const query = z.object({
-  filename: z.string().max(255).optional(),
-  format: z.string().max(16).optional(),
-  units: z.enum(UNIT_NAMES as [string, ...string[]], { error: `units must be one of ${UNIT_NAMES.join(', ')}` }).default('mm'),
-  sourceUnits: z.enum(UNIT_NAMES as [string, ...string[]], { error: `sourceUnits must be one of ${UNIT_NAMES.join(', ')}` }).optional(),
-  dedupe: flag.default(true),
-  mirrorDedupe: flag.default(false),
-  bladeWidth: z.coerce.number().positive().finite().optional(),
-  holes: z.enum(['cut', 'drill'], { error: 'holes must be "cut" (or absent for drilling)' }).optional(),
+  filename: z.string().max(255).optional().describe('The file\'s name; its extension tells the format when the bytes carry no magic (OBJ, ASCII STL).'),
+  format: caseless(FORMAT_NAMES).optional().describe('Forces the format (magic bytes still win); Collada (dae) and 3MF answer 415.'),
+  units: unit('units').default('mm').describe('Unit of every number in the response.'),
+  sourceUnits: unit('sourceUnits').optional().describe('Unit the model was drawn in; overrides what the file declares.'),
+  dedupe: flag.default(true).describe('Collapse identical parts into one row with a quantity q.'),
+  mirrorDedupe: flag.default(false).describe('Treat a part and its mirror image as the same part.'),
+  bladeWidth: z.coerce.number().positive().finite().optional().describe('Saw kerf in units; enables the units sanity check (model.suggestedUnits).'),
+  holes: z.enum(['cut', 'drill'], { error: 'holes must be "cut" (or absent for drilling)' }).optional()
+    .describe('cut: round holes come back as polygon rings in holes (for nesting); drill (the default): as drilling in machining.holes.'),
 });
+/** The raw model file (our content-type parser reads any body into bytes). */
+const modelFile = z.instanceof(Uint8Array).meta({ type: 'string', contentMediaType: 'application/octet-stream', description: 'The model file itself: raw bytes, not multipart or base64.' });
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -83,15 +93,31 @@ export async function analysisRoutes(app: FastifyInstance, services: Services) {
     if (request.modelBodyCut) reply.header('connection', 'close');
   });
 
-  app.post('/v3/model/analysis', {
+  app.withTypeProvider<ZodTypeProvider>().post('/v3/model/analysis', {
+    schema: {
+      operationId: 'analyseModel',
+      tags: ['model analysis'],
+      summary: 'Analyse a 3D model into a parts list',
+      description: 'The body is the model file itself. Formats: STEP (.step/.stp), STL (binary and ASCII), OBJ, PLY, glTF/GLB (embedded or data-URI buffers; external files are not fetched). The format comes from the magic bytes, with filename/format as tiebreak; OBJ and ASCII STL need one of them. The parts array posts unchanged to /v3/calculate. One call plus its compute time is billed when the analysis succeeds; refusals are not billed.',
+      consumes: ['application/octet-stream'],
+      querystring: query,
+      body: modelFile,
+      response: {
+        200: json('The analysis.', analysisResponse),
+        ...invalid('Empty body, format unknown or contradicted by the bytes, malformed file, or a bad query parameter;'),
+        ...unauthorized,
+        ...admission,
+        413: failure(`Body over ${MAX_MODEL_BYTES / 1024 / 1024} MB (refused from Content-Length before reading; a chunked body is cut off).`),
+        415: failure('Collada or 3MF: details.format, details.supported, details.help.'),
+        422: failure('Over 2,000,000 triangles, or over the 30 s time budget (details.advice: the advice gathered so far).'),
+      },
+    },
     bodyLimit: MAX_MODEL_BYTES,
     onRequest: [authenticate(services.accounts), admitCall(services.limiter, services.metering)],
   }, async (request) => {
-    const parsed = query.safeParse(request.query ?? {});
-    if (!parsed.success) throw fromZod(parsed.error);
-    const q = parsed.data;
+    const q = request.query;
     const body = request.body;
-    if (!(body instanceof Uint8Array) || body.length === 0) {
+    if (body.length === 0) {
       throw new ApiError(400, 'The request body is empty; send the model file itself as the body (Content-Type: application/octet-stream)');
     }
     const account = request.account!;

@@ -1,21 +1,39 @@
 // POST /v3/calculate: validate, queue, answer with the job id. The call is counted only once
 // the job is accepted.
 import type { FastifyInstance } from 'fastify';
-import { calculationRequest, limitViolation, normalizeRequest } from '../../schema/request.js';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { LIMITS, calculationRequest, limitViolation, normalizeRequest } from '../../schema/request.js';
+import { jobAccepted } from '../../schema/result.js';
 import { admitCall, authenticate } from '../auth.js';
-import { ApiError, fromZod, validationError } from '../errors.js';
+import { ApiError, validationError } from '../errors.js';
+import { admission, failure, invalid, json, unauthorized } from '../responses.js';
 import type { Services } from '../services.js';
 
 export async function calculateRoutes(app: FastifyInstance, services: Services) {
-  app.post('/v3/calculate', {
+  app.withTypeProvider<ZodTypeProvider>().post('/v3/calculate', {
+    schema: {
+      operationId: 'submitCalculation',
+      tags: ['calculation'],
+      summary: 'Submit a calculation',
+      description: 'Starts an asynchronous job and answers its id at once. Poll GET /v3/result/ready every 2 to 3 seconds, then fetch GET /v3/result; or receive the result at the request\'s webhook URL (or the account\'s default one). Unknown fields are ignored anywhere in the body.',
+      body: calculationRequest,
+      response: {
+        200: json('Accepted; poll GET /v3/result/ready with the job id.', jobAccepted),
+        ...invalid('Malformed JSON, an invalid field (a missing one "is required"), or fields that do not go together (the request schema\'s rules);'),
+        ...unauthorized,
+        ...admission,
+        413: failure(`Body over ${LIMITS.bodyBytes / 1024 / 1024} MB.`),
+        415: failure('Content-Type is not application/json.'),
+        422: failure(`Over ${LIMITS.partInstances.toLocaleString('en')} part instances (the sum of q) or ${LIMITS.stockRows.toLocaleString('en')} stock rows.`),
+      },
+    },
     onRequest: authenticate(services.accounts),
-    preHandler: admitCall(services.limiter, services.metering),
+    // Admission before validation: a refused body still spends a place in the per-minute rate.
+    preValidation: admitCall(services.limiter, services.metering),
   }, async (request) => {
-    const parsed = calculationRequest.safeParse(request.body);
-    if (!parsed.success) throw fromZod(parsed.error);
-    const overLimit = limitViolation(parsed.data);
+    const overLimit = limitViolation(request.body);
     if (overLimit) throw new ApiError(422, overLimit);
-    const normalized = normalizeRequest(parsed.data);
+    const normalized = normalizeRequest(request.body);
     if ('issues' in normalized) throw validationError(normalized.issues);
     const account = request.account!;
     const jobId = await services.jobs.submit({

@@ -3,29 +3,40 @@
 // account's job answers like one not finished (404), an expired one 410; a failed job has
 // nothing to export (422).
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import { DEFAULT_OPTION, FORMATS, formatNames, isFormat } from '../../exports/index.js';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { DEFAULT_OPTION, FORMATS, formatNames } from '../../exports/index.js';
 import { renderExport } from '../../exports/run.js';
-import { authenticate } from '../auth.js';
-import { ApiError } from '../errors.js';
 import type { JobView } from '../../jobs/store.js';
+import { caseless } from '../../schema/words.js';
+import { authenticate } from '../auth.js';
+import { ApiError, fromZod } from '../errors.js';
+import { failure, invalid, notReady, unauthorized } from '../responses.js';
 import type { Services } from '../services.js';
+import { jobQuery } from './result.js';
 
-export function exportQuery(raw: unknown): { id: number; format: keyof typeof FORMATS; option: string } {
-  const q = (raw ?? {}) as Record<string, unknown>;
-  const id = typeof q.id === 'string' && /^\d{1,15}$/.test(q.id) ? Number(q.id) : NaN;
-  if (!Number.isSafeInteger(id) || id < 1) throw new ApiError(400, 'Query parameter id must be a job id (a positive integer)', { field: 'id' });
-  const format = typeof q.format === 'string' ? q.format.toLowerCase() : '';
-  if (!isFormat(format)) {
-    throw new ApiError(400, `Query parameter format must be one of ${formatNames.join(', ')}${q.format === undefined ? '' : ` (got "${String(q.format)}")`}`,
-      { field: 'format', allowed: formatNames });
-  }
+const optionNames = [...new Set(Object.values(FORMATS).flatMap((f) => f.options))] as [string, ...string[]];
+
+const exportParameters = jobQuery.extend({
+  format: caseless(formatNames as [typeof formatNames[number], ...typeof formatNames]).describe('The file format.'),
+  option: caseless(optionNames).optional()
+    .describe(`What the file holds; default ${DEFAULT_OPTION}. Each format takes only some: ${Object.entries(FORMATS).map(([name, f]) => `${name}: ${f.options.join(', ')}`).join('; ')} (another is a 400).`),
+});
+
+/** The one check the document cannot state: the option must be one the format takes. */
+function optionFor(format: keyof typeof FORMATS, option: string = DEFAULT_OPTION): string {
   const allowed = FORMATS[format].options;
-  const option = q.option === undefined || q.option === '' ? DEFAULT_OPTION : typeof q.option === 'string' ? q.option.toLowerCase() : '';
   if (!allowed.includes(option)) {
-    throw new ApiError(400, `Query parameter option for format ${format} must be one of ${allowed.join(', ')} (got "${String(q.option)}")`,
-      { field: 'option', format, allowed });
+    throw new ApiError(400, `Query parameter option for format ${format} must be one of ${allowed.join(', ')} (got "${option}")`, { field: 'option', format, allowed });
   }
-  return { id, format, option };
+  return option;
+}
+
+/** An export's query, parsed and checked as the API route does (the account page's viewer reads one too). */
+export function exportQuery(raw: unknown): { id: number; format: keyof typeof FORMATS; option: string } {
+  const parsed = exportParameters.safeParse(raw ?? {});
+  if (!parsed.success) throw fromZod(parsed.error, raw);
+  return { ...parsed.data, option: optionFor(parsed.data.format, parsed.data.option) };
 }
 
 /** The job's export as the answer, or the error its state calls for (the account page's viewer sends it too). */
@@ -47,8 +58,28 @@ export async function sendExport(reply: FastifyReply, id: number, job: JobView |
 export async function exportRoutes(app: FastifyInstance, services: Services) {
   const onRequest = authenticate(services.accounts);
 
-  app.get('/v3/result/export', { onRequest }, async (request, reply) => {
-    const { id, format, option } = exportQuery(request.query);
+  app.withTypeProvider<ZodTypeProvider>().get('/v3/result/export', {
+    schema: {
+      operationId: 'exportResult',
+      tags: ['exports'],
+      summary: 'Download the result as a file',
+      description: 'The file name is job-<id>.<ext> (Content-Disposition). PDF: cover, one page per pattern, cut list, parts list; option labels prints part labels. CSV (RFC 4180): one row per placed part; parts: a summary; cuts: the cut list; machining: drilling. DXF (R12, $INSUNITS mm): layers STOCK, PARTS, CUTS, OFFCUTS, LABELS, DRILLING, sheets side by side. SVG: one <g> per stock entry. PTX: the Pattern Exchange saw file.',
+      querystring: exportParameters,
+      response: {
+        200: {
+          description: 'The file.',
+          content: Object.fromEntries(Object.values(FORMATS).map((f) => [f.contentType.split(';')[0], { schema: z.string().meta({ contentMediaType: f.contentType.split(';')[0] }) }])),
+        },
+        ...invalid('Unknown format or option, or an option the format does not take (details.allowed lists its options);'),
+        ...unauthorized,
+        ...notReady,
+        422: failure('The job failed: nothing to export.'),
+      },
+    },
+    onRequest,
+  }, async (request, reply) => {
+    const { id, format } = request.query;
+    const option = optionFor(format, request.query.option);
     return sendExport(reply, id, await services.jobs.get(id, request.account!.id), format, option);
   });
 }

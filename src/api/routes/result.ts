@@ -1,28 +1,63 @@
 // GET /v3/result/ready and GET /v3/result. A job of another account answers exactly like one
 // that does not exist yet (404), so nothing leaks across accounts.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { failedJobBody, resultRecord } from '../../schema/result.js';
 import { authenticate } from '../auth.js';
 import { ApiError } from '../errors.js';
+import { invalid, json, noBody, notReady, unauthorized } from '../responses.js';
 import type { Services } from '../services.js';
 
-function jobId(request: FastifyRequest): number {
-  const raw = (request.query as Record<string, unknown>).id;
-  const id = typeof raw === 'string' && /^\d{1,15}$/.test(raw) ? Number(raw) : NaN;
-  if (!Number.isSafeInteger(id) || id < 1) throw new ApiError(400, 'Query parameter id must be a job id (a positive integer)', { field: 'id' });
-  return id;
-}
+export const jobQuery = z.object({
+  id: z.coerce.number({ error: 'must be a job id (a positive integer)' })
+    .int('must be a job id (a positive integer)').min(1, 'must be a job id (a positive integer)').max(Number.MAX_SAFE_INTEGER, 'must be a job id (a positive integer)')
+    .describe('The job id POST /v3/calculate answered.'),
+});
 
 export async function resultRoutes(app: FastifyInstance, services: Services) {
   const onRequest = authenticate(services.accounts);
+  const typed = app.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/v3/result/ready', { onRequest }, async (request, reply) => {
-    const state = await services.jobs.state(jobId(request), request.account!.id);
+  typed.get('/v3/result/ready', {
+    schema: {
+      operationId: 'getResultReady',
+      tags: ['calculation'],
+      summary: 'Is the job finished?',
+      description: 'Answers with a status and no body. Poll every 2 to 3 seconds; back off on 429.',
+      querystring: jobQuery,
+      response: {
+        200: noBody('Finished (done or failed): fetch GET /v3/result.'),
+        404: noBody('Not finished yet, or no such job for this account.'),
+        410: noBody('Expired and gone.'),
+        ...invalid('id is not a job id;'),
+        ...unauthorized,
+      },
+    },
+    onRequest,
+  }, async (request, reply) => {
+    const state = await services.jobs.state(request.query.id, request.account!.id);
     const status = state === 'done' || state === 'failed' ? 200 : state === 'expired' ? 410 : 404;
     return reply.code(status).send();
   });
 
-  app.get('/v3/result', { onRequest }, async (request, reply) => {
-    const id = jobId(request);
+  typed.get('/v3/result', {
+    schema: {
+      operationId: 'getResult',
+      tags: ['calculation'],
+      summary: 'Fetch the result record',
+      querystring: jobQuery,
+      response: {
+        200: json('The result record, the same body the job.completed webhook carries.', resultRecord),
+        ...invalid('id is not a job id;'),
+        ...unauthorized,
+        ...notReady,
+        422: json('The job failed: the same body the job.failed webhook carries, plus the version.', failedJobBody),
+      },
+    },
+    onRequest,
+  }, async (request, reply) => {
+    const { id } = request.query;
     const job = await services.jobs.get(id, request.account!.id);
     if (!job || job.state === 'queued' || job.state === 'running') throw new ApiError(404, `Job ${id} is not finished (or does not exist)`, { jobId: id });
     if (job.state === 'expired') throw new ApiError(410, `The result of job ${id} has expired and is gone`, { jobId: id });

@@ -1,6 +1,7 @@
 // An example webhook receiver built on verifyDelivery: answers 2xx fast, drops repeats by
-// delivery id, and hands the event on. Run: KERF_SIGNING_SECRET=whsec_... PORT=9000 node dist/src/webhooks/example-receiver.js
+// delivery id, and hands the event on. Run: KERF_SIGNING_SECRET=whsec_... PORT=9000 node dist/src/client/example-receiver.js
 import http from 'node:http';
+import type { JobFailedEvent, ResultResponse } from './client.js';
 import { verifyDelivery } from './receiver.js';
 
 const secret = process.env.KERF_SIGNING_SECRET;
@@ -24,9 +25,14 @@ const server = http.createServer((request, response) => {
     response.writeHead(204).end();
     if (seen.has(id)) return; // a retry of something already handled
     seen.add(id);
-    const event = request.headers['x-service-event'];
-    const payload = JSON.parse(body.toString('utf8')) as { jobId?: number; message?: string };
-    process.stdout.write(`${event} delivery ${id}: ${event === 'job.completed' ? `job ${payload.jobId}` : payload.message}\n`);
+    const text = body.toString('utf8');
+    if (request.headers['x-service-event'] === 'job.completed') {
+      const result = JSON.parse(text) as ResultResponse;
+      process.stdout.write(`job.completed delivery ${id}: job ${result.jobId}\n`);
+    } else {
+      const failed = JSON.parse(text) as JobFailedEvent;
+      process.stdout.write(`job.failed delivery ${id}: ${failed.message}\n`);
+    }
   });
 });
 server.listen(Number(process.env.PORT ?? 9000), () => process.stdout.write(`receiving on port ${(server.address() as { port: number }).port}\n`));
