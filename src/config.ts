@@ -2,6 +2,7 @@
 // single-machine service that `make run` starts.
 import os from 'node:os';
 import path from 'node:path';
+import { DEFAULT_SEARCH_MS } from './engine/search-policy.js';
 
 export interface Config {
   host: string;
@@ -13,6 +14,11 @@ export interface Config {
   poolThreads: number;
   /** Budget of one calculation in milliseconds; the engine returns its best layout by then. */
   jobBudgetMs: number;
+  /**
+   * Ceiling on a search that runs by the default policy (no saw.options.searchTime): it
+   * stops earlier when it stalls or meets its lower bound, and never passes jobBudgetMs.
+   */
+  defaultSearchMs: number;
   /** Extra time past the budget before the pool replaces a runaway worker. */
   abortGraceMs: number;
   /** Most jobs of one account running at once (embedded: in this pool; Redis: across all workers); 0 for no cap. */
@@ -73,6 +79,7 @@ export function loadConfig(env = process.env): Config {
     devApiKey: env.KERF_DEV_API_KEY || undefined,
     poolThreads: Math.max(1, int(env, 'KERF_POOL_THREADS', os.availableParallelism())),
     jobBudgetMs: int(env, 'KERF_JOB_BUDGET_MS', 30_000),
+    defaultSearchMs: int(env, 'KERF_DEFAULT_SEARCH_MS', DEFAULT_SEARCH_MS),
     abortGraceMs: int(env, 'KERF_ABORT_GRACE_MS', 5_000),
     maxAttempts: Math.max(1, int(env, 'KERF_MAX_ATTEMPTS', 3)),
     accountThreads: int(env, 'KERF_ACCOUNT_THREADS', 0),

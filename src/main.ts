@@ -53,6 +53,7 @@ async function main() {
   const dispatcher = new Dispatcher(jobs, pool, metering, accounts, metrics, log.child({ component: 'dispatcher' }), {
     owner,
     budgetMs: config.jobBudgetMs,
+    defaultSearchMs: config.defaultSearchMs,
     minOffcut: config.minOffcut,
     maxAttempts: config.maxAttempts,
     pollMs: redis ? 100 : undefined,
