@@ -165,7 +165,7 @@ export function linearBars(request: CalcRequest, options: { jobId: number; budge
   const mapped = toLinearProblem(request, plan.searchMs);
   const solution = solveLinear(mapped.problem, loadLinearModule());
   const record = buildLinearRecord(request, mapped, solution, options);
-  const stopReason = solution.optimal ? 'lower-bound' : solution.stats.stoppedByDeadline ? clockStop(plan) : 'effort';
+  const stopReason = solution.optimal ? 'lower-bound' : solution.stats.stoppedByDeadline ? clockStop(plan) : 'stalled';
   record.metadata.engine = {
     ...record.metadata.engine, stopReason, effort: solution.stats.iterations, lowerBound: solution.lowerBound, searchLimitMs: plan.searchMs,
   };
