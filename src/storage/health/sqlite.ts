@@ -2,7 +2,7 @@
 // clock starts at the first failed delivery after a success; a warning e-mail goes out once it
 // passes `warnAfterMs`, the endpoint is disabled at `disableAfterMs`; a success resets it; only
 // the owner re-enables it. Kept in the embedded database here, in Redis by redis-health.ts.
-import type { Db } from '../db/sqlite.js';
+import type { Db } from '../sqlite/db.js';
 
 export interface HealthThresholds {
   warnAfterMs: number;

@@ -2,10 +2,10 @@
 // result, so a restart loses nothing; the delivery loop reads what is due from here. Handing a
 // delivery out takes its next attempt number in the row, so a send cut short by a restart is
 // sent again under a new number.
-import type { Db } from '../db/sqlite.js';
-import type { AttemptRecord, Delivery, DeliveryState, DueRequest, NewDelivery, OutboxStore, WebhookEvent } from './outbox-store.js';
+import type { Db } from '../sqlite/db.js';
+import type { AttemptRecord, Delivery, DeliveryState, DueRequest, NewDelivery, OutboxStore, WebhookEvent } from './store.js';
 
-export type { AttemptRecord, Delivery, DeliveryState, NewDelivery, WebhookEvent } from './outbox-store.js';
+export type { AttemptRecord, Delivery, DeliveryState, NewDelivery, WebhookEvent } from './store.js';
 
 /** The host (and port) a URL names: the unit of delivery concurrency. */
 export function endpointOf(url: string): string {

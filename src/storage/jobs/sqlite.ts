@@ -1,8 +1,8 @@
 // The embedded job store: jobs are rows in the service's SQLite file, so queued and finished
 // jobs survive a restart. AUTOINCREMENT keeps ids unique and never reused. Accounts take turns
 // at the pool (claim); whose turn was when is kept in memory, since a restart may forget it.
-import type { Db } from '../db/sqlite.js';
-import type { NewDelivery, Outbox } from '../webhooks/outbox.js';
+import type { Db } from '../sqlite/db.js';
+import type { NewDelivery, Outbox } from '../outbox/sqlite.js';
 import type { ClaimedJob, JobState, JobStore, JobSummary, JobView, NewJob } from './store.js';
 
 interface JobRow {

@@ -1,6 +1,6 @@
 // Calls and compute time per account per calendar month (UTC): what the allowance is checked
 // against and what the account page shows. Only accepted requests are counted.
-import type { Db } from '../db/sqlite.js';
+import type { Db } from '../sqlite/db.js';
 
 export interface Usage {
   month: string;

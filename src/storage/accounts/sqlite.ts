@@ -1,8 +1,8 @@
 // Accounts, their API keys, plans and hold flag. The AccountStore interface has two homes: the
 // embedded database (here) and Redis (redis-accounts.ts). Reads are synchronous in both, since
 // every authenticated request looks its key up; writes may be asynchronous, so callers await them.
-import type { Db } from '../db/sqlite.js';
-import { hashKey, keyPrefix, newApiKey, newSigningSecret } from './keys.js';
+import type { Db } from '../sqlite/db.js';
+import { hashKey, keyPrefix, newApiKey, newSigningSecret } from '../../accounts/keys.js';
 
 export interface Account {
   id: number;

@@ -4,11 +4,11 @@
 // bumps a version counter and publishes it; nodes reload on the message, and a 100 ms poll of the
 // counter covers a missed message. Until the new copy is in, lookups answer from the old one, so
 // a key issued or revoked anywhere takes effect everywhere within about 0.1 s.
-import { LuaScript, type Redis } from '../queue/redis-client.js';
-import type { Account, AccountStore, ApiKeyInfo, Plan } from './accounts.js';
-import { ROTATION_OVERLAP_MS } from './accounts.js';
-import { hashKey, keyPrefix, newApiKey, newSigningSecret } from './keys.js';
-import type { AccountKeys } from './redis-account-keys.js';
+import { LuaScript, type Redis } from '../redis/client.js';
+import type { Account, AccountStore, ApiKeyInfo, Plan } from './sqlite.js';
+import { ROTATION_OVERLAP_MS } from './sqlite.js';
+import { hashKey, keyPrefix, newApiKey, newSigningSecret } from '../../accounts/keys.js';
+import type { AccountKeys } from '../redis/account-keys.js';
 
 /** Every write script ends here: KEYS[1] is the version counter, ARGV[1] the channel. */
 const BUMP = `redis.call('PUBLISH', ARGV[1], redis.call('INCR', KEYS[1]))`;

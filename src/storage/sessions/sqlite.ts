@@ -1,7 +1,7 @@
 // Account page sign-in: passwords (scrypt), one-time sign-in links, and sessions. Tokens are
 // random and only their SHA-256 is stored; a session carries its own CSRF token for forms.
 import crypto from 'node:crypto';
-import type { Db } from '../db/sqlite.js';
+import type { Db } from '../sqlite/db.js';
 
 export const sha256 = (value: string) => crypto.createHash('sha256').update(value).digest('hex');
 export const token = () => crypto.randomBytes(32).toString('base64url');
