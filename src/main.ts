@@ -2,11 +2,13 @@
 // this process, no other service. Prints the address and the development API key.
 import os from 'node:os';
 import pino from 'pino';
-import { SqliteAccountStore, type AccountStore } from './storage/accounts/sqlite.js';
+import { SqliteAccountStore } from './storage/accounts/sqlite.js';
+import { type AccountStore } from './storage/accounts/store.js';
 import { ensureDevAccount } from './accounts/dev-account.js';
-import { Metering } from './storage/metering/sqlite.js';
+import { SqliteMetering } from './storage/metering/sqlite.js';
 import { MemoryRateLimiter } from './storage/rate-limit/memory.js';
-import { SqliteSessions, type Sessions } from './storage/sessions/sqlite.js';
+import { SqliteSessions } from './storage/sessions/sqlite.js';
+import { type Sessions } from './storage/sessions/store.js';
 import { buildApp } from './api/app.js';
 import { loadConfig, type Config } from './config.js';
 import { openDatabase } from './storage/sqlite/db.js';
@@ -17,9 +19,10 @@ import { createMetrics, type Metrics } from './metrics.js';
 import { EnginePool } from './pool/pool.js';
 import { systemClock } from './clock.js';
 import { Deliverer } from './webhooks/deliverer.js';
-import { SqliteEndpointHealth, type EndpointHealth } from './storage/health/sqlite.js';
+import { SqliteEndpointHealth } from './storage/health/sqlite.js';
+import { type EndpointHealth } from './storage/health/store.js';
 import { createMailer } from './webhooks/mailer.js';
-import { Outbox } from './storage/outbox/sqlite.js';
+import { SqliteOutbox } from './storage/outbox/sqlite.js';
 import { openRedisServices } from './storage/redis/services.js';
 import { buildWorkerApp } from './api/worker-app.js';
 
@@ -35,8 +38,8 @@ async function main() {
   const runsJobs = config.role !== 'api';
   const accounts: AccountStore = redis?.accounts
     ?? new SqliteAccountStore(db, { ratePerMinute: config.defaultRatePerMinute, monthlyCalls: config.defaultMonthlyCalls });
-  const metering = redis?.metering ?? new Metering(db);
-  const outbox = new Outbox(db);
+  const metering = redis?.metering ?? new SqliteMetering(db);
+  const outbox = new SqliteOutbox(db);
   const jobs = redis?.jobs ?? new SqliteJobStore(db, { retentionMs: config.retentionMs, outbox, accountThreads: config.accountThreads });
   const metrics = createMetrics();
   const pool = new EnginePool(config.poolThreads, config.abortGraceMs);

@@ -1,15 +1,15 @@
 // What the routes are given: the service's parts, wired once in main.
-import type { AccountStore } from '../storage/accounts/sqlite.js';
-import type { UsageMeter } from '../storage/metering/sqlite.js';
-import type { RateLimiter } from '../storage/rate-limit/memory.js';
-import type { Sessions } from '../storage/sessions/sqlite.js';
+import type { AccountStore } from '../storage/accounts/store.js';
+import type { UsageMeter } from '../storage/metering/store.js';
+import type { RateLimiter } from '../storage/rate-limit/store.js';
+import type { Sessions } from '../storage/sessions/store.js';
 import type { Config } from '../config.js';
 import type { Dispatcher } from '../jobs/dispatcher.js';
 import type { JobStore } from '../storage/jobs/store.js';
 import type { Metrics } from '../metrics.js';
 import type { EnginePool } from '../pool/pool.js';
 import type { Deliverer } from '../webhooks/deliverer.js';
-import type { EndpointHealth } from '../storage/health/sqlite.js';
+import type { EndpointHealth } from '../storage/health/store.js';
 import type { OutboxStore } from '../storage/outbox/store.js';
 
 export interface Services {

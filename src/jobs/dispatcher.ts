@@ -3,11 +3,11 @@
 // and the attempt number makes sure only one result is ever written.
 import crypto from 'node:crypto';
 import type { Logger } from 'pino';
-import type { AccountStore } from '../storage/accounts/sqlite.js';
-import type { UsageMeter } from '../storage/metering/sqlite.js';
+import type { AccountStore } from '../storage/accounts/store.js';
+import type { UsageMeter } from '../storage/metering/store.js';
 import type { Metrics } from '../metrics.js';
 import { BudgetExceeded, type EnginePool } from '../pool/pool.js';
-import type { NewDelivery, WebhookEvent } from '../storage/outbox/sqlite.js';
+import type { NewDelivery, WebhookEvent } from '../storage/outbox/store.js';
 import type { ClaimedJob, JobStore } from '../storage/jobs/store.js';
 
 export interface DispatcherOptions {

@@ -5,11 +5,11 @@
 // has a few slots of its own, so a slow or hanging receiver holds up only its own deliveries.
 import type { Logger } from 'pino';
 import { request as httpRequest, type Dispatcher as UndiciDispatcher } from 'undici';
-import { signingSecrets, type AccountStore } from '../storage/accounts/sqlite.js';
+import { signingSecrets, type AccountStore } from '../storage/accounts/store.js';
 import type { Clock } from '../clock.js';
-import type { EndpointHealth } from '../storage/health/sqlite.js';
+import type { EndpointHealth } from '../storage/health/store.js';
 import type { Mailer } from './mailer.js';
-import type { Delivery } from '../storage/outbox/sqlite.js';
+import type { Delivery } from '../storage/outbox/store.js';
 import type { OutboxStore } from '../storage/outbox/store.js';
 import { classify, nextAttemptAt, parseRetryAfter } from './policy.js';
 import { signatureHeader } from './signing.js';

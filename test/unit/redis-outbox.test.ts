@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { RedisJobStore } from '../../src/storage/jobs/redis.js';
 import { RedisKeys } from '../../src/storage/redis/keys.js';
 import { RedisOutbox } from '../../src/storage/outbox/redis.js';
-import type { NewDelivery } from '../../src/storage/outbox/sqlite.js';
+import type { NewDelivery } from '../../src/storage/outbox/store.js';
 import { dropPrefix, testPrefix, TEST_REDIS_URL } from '../support/redis.js';
 
 let prefix: string;

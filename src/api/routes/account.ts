@@ -8,7 +8,7 @@ import { loginPage, overviewPage, type OverviewModel } from '../../accounts/page
 import { jobStatePage, resultPage } from '../../accounts/result-page.js';
 import { parseRecord } from '../../exports/index.js';
 import { RECENT_JOBS } from '../../storage/jobs/store.js';
-import { SESSION_TTL_MS, type Session } from '../../storage/sessions/sqlite.js';
+import { SESSION_TTL_MS, type Session } from '../../storage/sessions/store.js';
 import { ApiError } from '../errors.js';
 import type { Services } from '../services.js';
 import { exportQuery, sendExport } from './export.js';

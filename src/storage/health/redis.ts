@@ -3,7 +3,7 @@
 // two nodes failing at once send the warning and the disable e-mail once.
 import type { AccountKeys } from '../redis/account-keys.js';
 import { LuaScript, type Redis } from '../redis/client.js';
-import type { EndpointHealth, EndpointHealthState, HealthEvent, HealthThresholds } from './sqlite.js';
+import type { EndpointHealth, EndpointHealthState, HealthEvent, HealthThresholds } from './store.js';
 
 // KEYS: the account's health hash. ARGV: now, warn after ms, disable after ms. Returns the events.
 const FAILED = new LuaScript(`

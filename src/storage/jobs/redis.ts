@@ -10,7 +10,7 @@ import crypto from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
 import { connectRedis, LuaScript, type Redis } from '../redis/client.js';
 import { JOB_QUEUE, RedisKeys } from '../redis/keys.js';
-import { endpointOf, type NewDelivery } from '../outbox/sqlite.js';
+import { endpointOf, type NewDelivery } from '../outbox/store.js';
 import { newDeliveryFields } from '../outbox/redis.js';
 import { RECENT_JOBS, type ClaimedJob, type JobState, type JobStore, type JobSummary, type JobView, type NewJob } from './store.js';
 

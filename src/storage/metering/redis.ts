@@ -2,7 +2,7 @@
 // into the same place (the allowance is checked against the sum).
 import type { RedisKeys } from '../redis/keys.js';
 import type { Redis } from '../redis/client.js';
-import { monthOf, type Usage, type UsageMeter } from './sqlite.js';
+import { monthOf, type Usage, type UsageMeter } from './store.js';
 
 export class RedisMetering implements UsageMeter {
   constructor(private readonly redis: Redis, private readonly keys: RedisKeys) {}

@@ -7,7 +7,7 @@
 // leaves the delivery to be retried under a new attempt number once the lease runs out.
 import type { RedisKeys } from '../redis/keys.js';
 import { LuaScript, type Redis } from '../redis/client.js';
-import { endpointOf, type AttemptRecord, type Delivery, type DeliveryState, type NewDelivery, type WebhookEvent } from './sqlite.js';
+import { endpointOf, type AttemptRecord, type Delivery, type DeliveryState, type NewDelivery, type WebhookEvent } from './store.js';
 import type { DueRequest, OutboxStore } from './store.js';
 
 /** Longer than any attempt can take (10 s answer budget plus DNS and bookkeeping). */

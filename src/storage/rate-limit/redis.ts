@@ -4,7 +4,7 @@
 import crypto from 'node:crypto';
 import { LuaScript, type Redis } from '../redis/client.js';
 import type { RedisKeys } from '../redis/keys.js';
-import { DEFAULT_WINDOW_MS, slidingDecision, type RateDecision, type RateLimiter } from './memory.js';
+import { DEFAULT_WINDOW_MS, slidingDecision, type RateDecision, type RateLimiter } from './store.js';
 
 // KEYS: current window, previous window. ARGV: limit, overlap of the previous window (0..1), ttl ms.
 // Returns {1} when counted, else {0, current, previous} for the retry time.

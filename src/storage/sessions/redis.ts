@@ -4,7 +4,7 @@
 // Password hashes sit on the account's hash, outside the snapshot nodes keep of accounts.
 import type { Redis } from '../redis/client.js';
 import type { AccountKeys } from '../redis/account-keys.js';
-import { hashPassword, LINK_TTL_MS, SESSION_TTL_MS, sha256, token, verifyPassword, type Session, type Sessions } from './sqlite.js';
+import { hashPassword, LINK_TTL_MS, SESSION_TTL_MS, sha256, token, verifyPassword, type Session, type Sessions } from './store.js';
 
 export class RedisSessions implements Sessions {
   constructor(private readonly redis: Redis, private readonly k: AccountKeys) {}
