@@ -25,27 +25,32 @@ export function circle(cx: number, cy: number, r: number, n = SEGMENTS): [number
   return Array.from({ length: n }, (_, k) => [cx + r * Math.cos((2 * Math.PI * k) / n), cy + r * Math.sin((2 * Math.PI * k) / n)] as [number, number]);
 }
 
-/** Triangles between a convex outer ring and a circle inside it, zipped by angle around the centre. */
+/**
+ * Triangles between a convex outer ring and a circle inside it: each circle edge goes to the
+ * outer point nearest to it in angle, each outer edge to the circle point where its two ends'
+ * shares meet, so every triangle is seen from both of its sides (no folds).
+ */
 export function annulus(outer: [number, number][], ring: [number, number][], cx: number, cy: number): [number, number][][] {
   const angle = (p: [number, number]) => {
     const a = Math.atan2(p[1] - cy, p[0] - cx);
-    return a < -1e-12 ? a + 2 * Math.PI : Math.max(0, a);
+    return a < 0 ? a + 2 * Math.PI : a;
   };
-  const sortByAngle = (pts: [number, number][]) => [...pts].sort((p, q) => angle(p) - angle(q));
-  const o = sortByAngle(outer), c = sortByAngle(ring);
+  const o = [...outer].sort((p, q) => angle(p) - angle(q)), c = [...ring].sort((p, q) => angle(p) - angle(q));
+  const ao = o.map(angle);
+  const gap = (a: number, b: number) => { const d = Math.abs(a - b) % (2 * Math.PI); return Math.min(d, 2 * Math.PI - d); };
+  const owner = (a: number) => { let best = 0; for (let i = 1; i < o.length; i++) if (gap(a, ao[i]) < gap(a, ao[best])) best = i; return best; };
+  const n = c.length;
+  const edgeOwner = c.map((p, k) => {
+    const q = c[(k + 1) % n];
+    let mid = (angle(p) + angle(q)) / 2;
+    if (k === n - 1) mid = (angle(p) + angle(q) + 2 * Math.PI) / 2;
+    return owner(mid);
+  });
   const out: [number, number][][] = [];
-  let i = 0, j = 0;
-  const ao = (k: number) => angle(o[k % o.length]) + (k >= o.length ? 2 * Math.PI : 0);
-  const ac = (k: number) => angle(c[k % c.length]) + (k >= c.length ? 2 * Math.PI : 0);
-  while (i < o.length || j < c.length) {
-    const advanceOuter = j >= c.length || (i < o.length && ao(i + 1) <= ac(j + 1));
-    if (advanceOuter) {
-      out.push([o[i % o.length], c[j % c.length], o[(i + 1) % o.length]]);
-      i++;
-    } else {
-      out.push([o[i % o.length], c[j % c.length], c[(j + 1) % c.length]]);
-      j++;
-    }
+  for (let k = 0; k < n; k++) out.push([o[edgeOwner[k]], c[k], c[(k + 1) % n]]);
+  for (let k = 0; k < n; k++) {
+    // Outer edges from the owner of the edge before circle point k to the owner of the edge after it.
+    for (let i = edgeOwner[(k + n - 1) % n]; i !== edgeOwner[k]; i = (i + 1) % o.length) out.push([o[i], o[(i + 1) % o.length], c[k]]);
   }
   return out;
 }

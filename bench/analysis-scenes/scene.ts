@@ -220,14 +220,34 @@ const runner = (length: number): Solid[] => [{ tris: extrude([[0, 0], [12, 0], [
 
 const THICK = [16, 18, 19, 22, 25] as const;
 
-interface Ctx { r: Rand; items: Item[]; unnamed: number; named: boolean }
+interface Ctx { r: Rand; items: Item[]; unnamed: number; named: boolean; used: Map<string, number> }
 
+/** A unique name (OBJ gathers the faces of one name into one part), meaningful or an exporter's "Body001". */
 function name(ctx: Ctx, meaning: string): string | undefined {
   if (!ctx.named || ctx.r() < 0.25) return `Body${String(++ctx.unnamed).padStart(3, '0')}`;
-  return meaning;
+  const n = (ctx.used.get(meaning) ?? 0) + 1;
+  ctx.used.set(meaning, n);
+  return n === 1 ? meaning : `${meaning} ${n}`;
 }
 
-function addPanel(ctx: Ctx, design: PanelDesign, where: Placement, meaning: string, material?: string): void {
+/** The same panel turned a quarter in its plane so that l >= w, and the placement that keeps it where it was. */
+function lengthwise(p: PanelDesign, where: Placement): [PanelDesign, Placement] {
+  if (p.l >= p.w) return [p, where];
+  const l = p.l;
+  const edge = [2, 3, 1, 0] as const;
+  const turned: PanelDesign = {
+    l: p.w, w: p.l, t: p.t,
+    holes: p.holes.map((h) => ({ ...h, x: h.y, y: l - h.x })),
+    edgeBores: p.edgeBores.map((b) => ({ ...b, edge: edge[b.edge], at: b.edge < 2 ? l - b.at : b.at })),
+    cutouts: p.cutouts.map((c) => ({ x0: c.y0, y0: l - c.x1, x1: c.y1, y1: l - c.x0 })),
+    ...(p.notch ? { notch: { x0: p.notch.y0, y0: l - p.notch.x1, x1: p.notch.y1, y1: l - p.notch.x0 } } : {}),
+  };
+  // new (x, y, z) -> old (l - y, x, z)
+  return [turned, then(at([0, -1, 0, 1, 0, 0, 0, 0, 1], [l, 0, 0]), where)];
+}
+
+function addPanel(ctx: Ctx, original: PanelDesign, place: Placement, meaning: string, material?: string): void {
+  const [design, where] = lengthwise(original, place);
   ctx.items.push({ kind: 'panel', name: name(ctx, meaning), material, design, solids: [{ tris: panelMesh(design), at: where }] });
 }
 
@@ -336,7 +356,7 @@ export interface SceneOptions { unit?: SceneUnit; named?: boolean }
 
 export function generateScene(seed: number, options: SceneOptions = {}): Scene {
   const r = seededRandom(seed * 7919 + 13);
-  const ctx: Ctx = { r, items: [], unnamed: 0, named: options.named ?? true };
+  const ctx: Ctx = { r, items: [], unnamed: 0, named: options.named ?? true, used: new Map() };
   const unit = options.unit ?? pick(r, ['mm', 'mm', 'in', 'm'] as const);
   let x = 0;
   const carcasses = between(r, 1, 2);

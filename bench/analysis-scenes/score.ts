@@ -76,7 +76,7 @@ export function scoreAnalysis(truth: Truth, structured: boolean, reply: Analysed
     const asFixture = fixtures.find((p) => sameSize(p, row));
     if (asFixture) s.panelsAsFixtures++;
     const similar = panels.filter((p) => sameSize(p, row));
-    s.problems.push(`${label}: row ${row.l}x${row.w}x${row.t} q${row.q} ${row.role} (${row.names.join(', ')}) not found${asFixture ? ' (called a fixture)' : ''}${similar.length ? `; same size: ${JSON.stringify(similar.map((p) => [p.q, p.role]))}` : ''}`);
+    s.problems.push(`${label}: row ${row.l}x${row.w}x${row.t} q${row.q} ${row.role} (${row.names.join(', ')}) not found${asFixture ? ` (called a fixture: ${JSON.stringify(asFixture)})` : ''}${similar.length ? `; same size: ${JSON.stringify(similar.map((p) => [p.q, p.role]))}` : ''}`);
   }
   s.extraRows = left.length;
   for (const p of left) s.problems.push(`${label}: extra row ${p.l}x${p.w}x${p.t} q${p.q} ${p.role} "${p.name ?? ''}"`);

@@ -10,6 +10,8 @@ const formats = (process.env.FORMATS?.split(',') ?? FORMATS) as SceneFormat[];
 const scores = await scoreScenes(seeds, async (req) => {
   const outcome = await runAnalysis({ kind: 'analysis', bytes: req.bytes, filename: req.filename, budgetMs: 60_000, options: { units: 'mm', sourceUnits: req.sourceUnits as Unit | undefined, dedupe: true, mirrorDedupe: false, holesCut: false } });
   if (!outcome.ok) throw new Error(`${req.filename}: ${outcome.message}`);
+  if (process.env.DUMP) for (const p of outcome.response.parts) console.log('  part', JSON.stringify(p).slice(0, 300));
+  if (process.env.DUMP) for (const a of outcome.response.advice) console.log('  advice', JSON.stringify(a).slice(0, 300));
   return outcome.response;
 }, formats);
 for (const [format, s] of scores) {

@@ -80,7 +80,8 @@ export async function writeScene(scene: Scene, format: SceneFormat): Promise<Uin
       for (const { item, name, tris } of items) {
         if (format === 'obj-groups') {
           lines.push(`o ${name}`);
-          if (item.material) lines.push(`usemtl ${item.material}`);
+          // usemtl holds until the next one: every object names its own.
+          lines.push(`usemtl ${item.material ?? 'board'}`);
         }
         for (let i = 0; i < tris.length / 3; i += 3, corner += 3) lines.push(`f ${all.indices[corner] + 1} ${all.indices[corner + 1] + 1} ${all.indices[corner + 2] + 1}`);
       }
