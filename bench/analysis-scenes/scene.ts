@@ -344,7 +344,7 @@ function spares(ctx: Ctx, origin: V3, count: number): void {
     const l = between(r, 120, 1200, 0.5), w = between(r, 80, Math.min(l, 600), 0.5);
     const p: PanelDesign = { l: Math.max(l, w), w: Math.min(l, w), t, holes: [], edgeBores: [], cutouts: [] };
     const kind = r();
-    if (kind < 0.3 && p.w >= 160) p.notch = { x0: p.l - Math.round(p.l * 0.4), y0: p.w - Math.round(p.w * 0.45), x1: p.l + 1, y1: p.w + 1 };
+    if (kind < 0.3 && p.w >= 160) p.notch = { x0: p.l - Math.round(p.l * 0.4), y0: p.w - Math.round(p.w * 0.45), x1: p.l, y1: p.w };
     if (t >= 8) randomHoles(r, p, between(r, 0, 4));
     if (t >= 16 && r() < 0.4) edgeBores(r, p, [0, 2]);
     const rot = r() < 0.3 ? I3 : randomRotation(r);

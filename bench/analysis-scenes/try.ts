@@ -16,5 +16,5 @@ const scores = await scoreScenes(seeds, async (req) => {
 }, formats);
 for (const [format, s] of scores) {
   console.log(`${format}: rows ${pct(s.rowsRight, s.rows + s.extraRows)} (${s.rowsRight}/${s.rows}, extra ${s.extraRows}) fittings ${pct(s.fittingsRight, s.fittings)} panelsAsFixtures ${s.panelsAsFixtures} holes ${pct(s.holesRight, s.holes + s.extraHoles)} (${s.holesRight}/${s.holes}, extra ${s.extraHoles}) units ${pct(s.unitsRight, s.units)}`);
-  if (process.env.V) for (const p of s.problems.slice(0, Number(process.env.V) * 10)) console.log('   ', p.slice(0, 500));
+  if (process.env.V) for (const p of s.problems.slice(0, Number(process.env.V) * 10)) console.log('   ', process.env.FULL ? p : p.slice(0, 500));
 }

@@ -4,7 +4,7 @@ import { ModelError, type ModelMesh } from '../models/types.js';
 import { UNITS, UNIT_NAMES, roundIn, type Unit } from '../models/units.js';
 import { runMeshEngine, type MeasuredComponent } from './mesh-engine.js';
 import { boxOf, penetration } from './overlap.js';
-import { fixtureVerdict } from './roles.js';
+import { fixtureVerdict, type RoleVerdict } from './roles.js';
 import { partShape, type PartShape } from './shape.js';
 import { AnalysisTimeout, type Advice, type AnalysisOptions, type AnalysisPart, type AnalysisResponse, type Role } from './types.js';
 
@@ -53,6 +53,7 @@ export function analyseModel(mesh: ModelMesh, options: AnalysisOptions, deadline
   engine.faceComp.forEach((comp, f) => { if (comp >= 0) facesList[fill[comp]++] = f; });
   const instances: Instance[] = [];
   let debris = 0;
+  const kept: { ci: number; comp: MeasuredComponent; verdict: RoleVerdict }[] = [];
   for (const [ci, comp] of all.entries()) {
     // Noise: slivers and stray faces an exporter left behind.
     if (comp.triangles < 4 || comp.area < 1 || comp.l < 0.5) {
@@ -60,7 +61,14 @@ export function analyseModel(mesh: ModelMesh, options: AnalysisOptions, deadline
       continue;
     }
     const group = mesh.groups[comp.group];
-    const verdict = fixtureVerdict(comp, group?.name, group?.material);
+    kept.push({ ci, comp, verdict: fixtureVerdict(comp, group?.name, group?.material) });
+  }
+  // The same solid gets the same verdict whatever each copy is named: the surest one.
+  for (const a of kept) {
+    for (const b of kept) if (b.verdict.score > a.verdict.score && sameSolid(a.comp, b.comp)) a.verdict = b.verdict;
+  }
+  for (const { ci, comp, verdict } of kept) {
+    const group = mesh.groups[comp.group];
     const shape = verdict.fixture ? { shaped: false, drill: [], cutouts: [] } : partShape(positions, facesList.subarray(facesStart[ci], facesStart[ci + 1]), comp, options.holesCut);
     instances.push({
       comp, index: instances.length, name: group?.name, material: group?.material,
@@ -207,6 +215,12 @@ const round2 = (v: number) => Math.round(v * 100) / 100;
 
 function close(a: number, b: number): boolean {
   return Math.abs(a - b) <= SAME_SIZE_MM;
+}
+
+/** Identical geometry up to placement: measurements, triangle count, area and volume. */
+function sameSolid(a: MeasuredComponent, b: MeasuredComponent): boolean {
+  const rel = (x: number, y: number) => Math.abs(x - y) <= 1e-3 * Math.max(x, y) + 1e-6;
+  return a.triangles === b.triangles && close(a.l, b.l) && close(a.w, b.w) && close(a.t, b.t) && rel(a.area, b.area) && rel(a.volume, b.volume);
 }
 
 function sameInstance(a: Instance, b: Instance, mirror: boolean): boolean {
