@@ -155,7 +155,8 @@ export function panelMesh(p: PanelDesign): Tris {
     wall(out, ring, b.at, b.z, (u, v, s) => map(u, v, s === 0 ? 0 : b.depth));
     for (let k = 0; k < ring.length; k++) {
       const a = ring[k], q = ring[(k + 1) % ring.length];
-      tri(out, map(b.at, b.z, b.depth), map(a[0], a[1], b.depth), map(q[0], q[1], b.depth), [-n[0], -n[1], -n[2]]);
+      // The bottom faces back out of the bore, like the edge face around it.
+      tri(out, map(b.at, b.z, b.depth), map(a[0], a[1], b.depth), map(q[0], q[1], b.depth), n);
     }
   }
   return out;
