@@ -252,12 +252,18 @@ function sameShape(a: PartShape, b: PartShape, l: number, w: number, t: number, 
       const xs = ring.map((p) => (fx ? l - p.x : p.x)), ys = ring.map((p) => (fy ? w - p.y : p.y));
       return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys), -1];
     });
-    return [...holes, ...cuts].sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+    return [...holes, ...cuts];
   };
   const target = signature(b, [false, false, false]);
+  // Matched one to one, not sorted: holes a few µm apart in x (quantized files) sort either way.
+  const same = (m: number[], o: number[]) => m.length === o.length && m.every((v, k) => Math.abs(v - o[k]) <= (k === 3 && m.length === 4 ? 0 : 0.5));
   return poses.some((pose) => {
-    const mine = signature(a, pose);
-    return mine.every((m, i) => m.every((v, k) => Math.abs(v - target[i][k]) <= (k === 3 && m.length === 4 ? 0 : 0.5)));
+    const left = [...target];
+    return signature(a, pose).every((m) => {
+      const i = left.findIndex((o) => same(m, o));
+      if (i >= 0) left.splice(i, 1);
+      return i >= 0;
+    });
   });
 }
 
