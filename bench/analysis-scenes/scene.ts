@@ -39,23 +39,24 @@ export interface Truth {
 // ---- placements ----
 
 const I3 = [1, 0, 0, 0, 1, 0, 0, 0, 1];
-function mul(a: number[], b: number[]): number[] {
+export function mul(a: number[], b: number[]): number[] {
   const o = new Array(9).fill(0);
   for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) for (let k = 0; k < 3; k++) o[i * 3 + j] += a[i * 3 + k] * b[k * 3 + j];
   return o;
 }
-function rotX(a: number): number[] { const c = Math.cos(a), s = Math.sin(a); return [1, 0, 0, 0, c, -s, 0, s, c]; }
-function rotY(a: number): number[] { const c = Math.cos(a), s = Math.sin(a); return [c, 0, s, 0, 1, 0, -s, 0, c]; }
-function rotZ(a: number): number[] { const c = Math.cos(a), s = Math.sin(a); return [c, -s, 0, s, c, 0, 0, 0, 1]; }
+export function rotX(a: number): number[] { const c = Math.cos(a), s = Math.sin(a); return [1, 0, 0, 0, c, -s, 0, s, c]; }
+export function rotY(a: number): number[] { const c = Math.cos(a), s = Math.sin(a); return [c, 0, s, 0, 1, 0, -s, 0, c]; }
+export function rotZ(a: number): number[] { const c = Math.cos(a), s = Math.sin(a); return [c, -s, 0, s, c, 0, 0, 0, 1]; }
 export function apply(at: Placement, x: number, y: number, z: number): V3 {
   const r = at.r;
   return [r[0] * x + r[1] * y + r[2] * z + at.p[0], r[3] * x + r[4] * y + r[5] * z + at.p[1], r[6] * x + r[7] * y + r[8] * z + at.p[2]];
 }
 /** Compose: first `inner`, then `outer`. */
-function then(inner: Placement, outer: Placement): Placement {
+export function compose(inner: Placement, outer: Placement): Placement {
   return { r: mul(outer.r, inner.r), p: apply(outer, ...inner.p) };
 }
-const at = (r: number[], p: V3): Placement => ({ r, p });
+export const at = (r: number[], p: V3): Placement => ({ r, p });
+export const IDENTITY = I3;
 
 // Panel orientations in a carcass (panel frame: x along l, y along w, z through t).
 const LYING = I3;                                     // l along X, w along Y (depth), t up
@@ -153,6 +154,20 @@ export function posed(holes: TrueHole[], l: number, w: number, t: number, [fx, f
   });
 }
 
+/** A square part turned a quarter in its plane (the analysis may take either side as l). */
+export function quarterTurn(holes: TrueHole[], l: number): TrueHole[] {
+  const face = [0, 1, 4, 5, 3, 2];
+  return holes.map((h) => h.face <= 1
+    ? { ...h, x: h.y, y: l - h.x }
+    : { ...h, face: face[h.face], x: h.face <= 3 ? l - h.x : h.x });
+}
+
+/** Every frame the analysis may choose for a part: the proper turns, and quarter turns of a square. */
+export function framings(holes: TrueHole[], l: number, w: number, t: number): TrueHole[][] {
+  const bases = Math.abs(l - w) < 1e-9 ? [holes, quarterTurn(holes, l)] : [holes];
+  return bases.flatMap((base) => PROPER_POSES.map((pose) => posed(base, l, w, t, pose)));
+}
+
 function sameHoles(a: TrueHole[], b: TrueHole[]): boolean {
   if (a.length !== b.length) return false;
   const left = [...b];
@@ -168,7 +183,7 @@ export function sameDesign(a: PanelDesign, b: PanelDesign): boolean {
   if (a.l !== b.l || a.w !== b.w || a.t !== b.t) return false;
   const shapeKey = (p: PanelDesign) => JSON.stringify([p.cutouts, p.notch ?? null]);
   const ha = trueHoles(a), hb = trueHoles(b);
-  if (shapeKey(a) === shapeKey(b) && (a.cutouts.length === 0 && !a.notch)) return PROPER_POSES.some((pose) => sameHoles(posed(ha, a.l, a.w, a.t, pose), hb));
+  if (shapeKey(a) === shapeKey(b) && (a.cutouts.length === 0 && !a.notch)) return framings(ha, a.l, a.w, a.t).some((h) => sameHoles(h, hb));
   // Shaped parts: only the identical design counts as the same (the generator never turns them).
   return shapeKey(a) === shapeKey(b) && sameHoles(ha, hb);
 }
@@ -196,7 +211,7 @@ export function truthOf(scene: Scene): Truth {
 
 // ---- fittings (their own frame: z = 0 is the face they sit on, z up away from it) ----
 
-function hinge(): Solid[] {
+export function hinge(): Solid[] {
   // The cup fills a 35 mm bore 13 mm deep (its faces coincide with the bore's, rim edges shared
   // with the door); the arm plate lies on the face over it.
   return [
@@ -213,7 +228,7 @@ function handle(length: number): Solid[] {
 }
 const knob = (): Solid[] => [{ tris: cylinder(15, 25), at: at(I3, [0, 0, 0]) }];
 const screw = (): Solid[] => [{ tris: cylinder(2, 16), at: at(I3, [0, 0, -16]) }, { tris: cylinder(4, 3), at: at(I3, [0, 0, 0]) }];
-const bracket = (): Solid[] => [{ tris: extrude([[0, 0], [40, 0], [40, 2], [2, 2], [2, 40], [0, 40]], 100), at: at(I3, [0, 0, 0]) }];
+export const bracket = (): Solid[] => [{ tris: extrude([[0, 0], [40, 0], [40, 2], [2, 2], [2, 40], [0, 40]], 100), at: at(I3, [0, 0, 0]) }];
 const runner = (length: number): Solid[] => [{ tris: extrude([[0, 0], [12, 0], [12, 1.5], [1.5, 1.5], [1.5, 43.5], [12, 43.5], [12, 45], [0, 45]], length), at: at(I3, [0, 0, 0]) }];
 
 // ---- scenes ----
@@ -243,7 +258,7 @@ function lengthwise(p: PanelDesign, where: Placement): [PanelDesign, Placement] 
     ...(p.notch ? { notch: { x0: p.notch.y0, y0: l - p.notch.x1, x1: p.notch.y1, y1: l - p.notch.x0 } } : {}),
   };
   // new (x, y, z) -> old (l - y, x, z)
-  return [turned, then(at([0, -1, 0, 1, 0, 0, 0, 0, 1], [l, 0, 0]), where)];
+  return [turned, compose(at([0, -1, 0, 1, 0, 0, 0, 0, 1], [l, 0, 0]), where)];
 }
 
 function addPanel(ctx: Ctx, original: PanelDesign, place: Placement, meaning: string, material?: string): void {
@@ -252,7 +267,7 @@ function addPanel(ctx: Ctx, original: PanelDesign, place: Placement, meaning: st
 }
 
 function addFitting(ctx: Ctx, fitting: string, solids: Solid[], where: Placement, meaning: string): void {
-  ctx.items.push({ kind: 'fitting', fitting, name: name(ctx, meaning), material: ctx.r() < 0.5 ? 'steel' : undefined, solids: solids.map((s) => ({ tris: s.tris, at: then(s.at, where) })) });
+  ctx.items.push({ kind: 'fitting', fitting, name: name(ctx, meaning), material: ctx.r() < 0.5 ? 'steel' : undefined, solids: solids.map((s) => ({ tris: s.tris, at: compose(s.at, where) })) });
 }
 
 function randomRotation(r: Rand): number[] {
@@ -299,7 +314,7 @@ function carcass(ctx: Ctx, origin: V3): number {
   if (r() < 0.4) back.cutouts.push({ x0: back.l / 2 - 40, y0: back.w / 2 - 30, x1: back.l / 2 + 40, y1: back.w / 2 + 30 });
   const backAt = H >= W ? at(mul(rotX(Math.PI / 2), rotZ(Math.PI / 2)), [origin[0] + 1 + back.w, origin[1] + D + bt, origin[2] + 1]) : at(STANDING_FRONT, [origin[0] + 1, origin[1] + D + bt, origin[2] + 1]);
   addPanel(ctx, back, backAt, 'back');
-  if (r() < 0.5) addFitting(ctx, 'screw', screw(), then(at(rotX(-Math.PI / 2), [0, 0, 0]), at(I3, [origin[0] + W / 2, origin[1] + D + bt, origin[2] + H / 2])), 'screw');
+  if (r() < 0.5) addFitting(ctx, 'screw', screw(), compose(at(rotX(-Math.PI / 2), [0, 0, 0]), at(I3, [origin[0] + W / 2, origin[1] + D + bt, origin[2] + H / 2])), 'screw');
   // Door(s): hinge bores on the inside face with hinges in them; a handle or a knob outside.
   const doors = W > 600 ? 2 : 1;
   const dw = doors === 2 ? W / 2 - 2 : W - 4;
@@ -323,9 +338,9 @@ function carcass(ctx: Ctx, origin: V3): number {
     const d2: PanelDesign = k === 1 ? { ...door, holes: door.holes.map((h) => ({ ...h, y: door.w - h.y })) } : door;
     addPanel(ctx, d2, doorAt, 'door');
     for (const h of d2.holes.filter((q) => q.d === 35)) {
-      addFitting(ctx, 'hinge', hinge(), then(at(I3, [h.x, h.y, door.t]), doorAt), 'hinge');
+      addFitting(ctx, 'hinge', hinge(), compose(at(I3, [h.x, h.y, door.t]), doorAt), 'hinge');
     }
-    const outside = then(at(rotX(Math.PI), [door.l / 2, door.w / 2, 0]), doorAt);
+    const outside = compose(at(rotX(Math.PI), [door.l / 2, door.w / 2, 0]), doorAt);
     if (r() < 0.5) addFitting(ctx, 'handle', handle(pick(r, [128, 160, 192])), outside, 'handle');
     else addFitting(ctx, 'knob', knob(), outside, 'knob');
   }

@@ -2,7 +2,7 @@
 // role right), fitting pieces (all found as fixtures, and no panel among them), holes (centre
 // within 0.1 mm, diameter, face, depth and type, under the turns the analysis may choose) and
 // units. Counts, not ratios, so many scenes add up.
-import { PROPER_POSES, posed, type TrueHole, type TrueRow, type Truth } from './scene.js';
+import { framings, type TrueHole, type TrueRow, type Truth } from './scene.js';
 
 export interface AnalysedPart {
   l: number; w: number; t: number; q: number; role: string; name?: string;
@@ -39,8 +39,7 @@ function holeMatches(h: TrueHole, p: NonNullable<AnalysedPart['machining']>['hol
 function scoreHoles(row: TrueRow, part: AnalysedPart): [number, number] {
   const found = part.machining?.holes ?? [];
   let best = -1, bestExtra = 0;
-  for (const pose of PROPER_POSES) {
-    const truth = posed(row.holes, row.l, row.w, row.t, pose);
+  for (const truth of framings(row.holes, row.l, row.w, row.t)) {
     const left = [...found];
     let right = 0;
     for (const h of truth) {

@@ -181,6 +181,8 @@ export function analyseModel(mesh: ModelMesh, options: AnalysisOptions, deadline
   const diagonal = Math.hypot(size[0], size[1], size[2]);
   const suggestedUnits = suggestUnits(options, sourceUnits, diagonal, instances);
 
+  if (parts.length === 0) advice.push(nothingFound(all.length, debris, diagonal, sourceUnits, options.units));
+
   const count = (role: Role) => instances.filter((i) => i.role === role).length;
   const unrecognised = instances.filter((i) => i.role !== 'fixture' && (!i.comp.planesFound || i.comp.extent - i.comp.t > Math.max(0.5, 0.05 * i.comp.t))).length;
   return {
@@ -265,6 +267,21 @@ function sameShape(a: PartShape, b: PartShape, l: number, w: number, t: number, 
       return i >= 0;
     });
   });
+}
+
+/** Why the parts list is empty, and what to try: an empty list never comes back unexplained. */
+function nothingFound(components: number, debris: number, diagonalMm: number, source: Unit, units: Unit): Advice {
+  const across = `${roundIn(diagonalMm / UNITS[units], units)} ${units}`;
+  // The unit that would make the model furniture-sized (0.3 to 10 m across), if another would.
+  const plausible = UNIT_NAMES.filter((u) => u !== source && UNITS[u] > UNITS[source])
+    .find((u) => { const d = diagonalMm * (UNITS[u] / UNITS[source]); return d >= 300 && d <= 10_000; });
+  const hint = plausible ? `; if the model was drawn in ${plausible}, send sourceUnits=${plausible}` : '';
+  return {
+    code: 'no-parts', severity: 'error',
+    message: components === 0
+      ? 'No part found: the model holds no solid with a measurable face'
+      : `No part found: all ${components} solid(s) read as ${source} are slivers or specks (${debris} smaller than 1 mm² or 0.5 mm long; the whole model is ${across} across)${hint}`,
+  };
 }
 
 /** When the blade is an appreciable fraction of the model, name the unit that makes sense of it. */
