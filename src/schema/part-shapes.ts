@@ -3,7 +3,7 @@
 // polygon of non-zero area inside the part's l x w frame; each hole a simple polygon inside
 // the outline, clear of the other holes. Winding does not matter (the engine uses the
 // even-odd rule). A part without outline is its l x w rectangle.
-import type { RequestIssue } from '../schema/request-rules.js';
+import type { RequestIssue } from './request-rules.js';
 
 export interface Pt { x: number; y: number }
 
