@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { nonNegativeInt, nonNegativeNumber, numeric, positiveInt, positiveNumber } from './numbers.js';
 import { CUT_TYPES, STOCK_TYPES, SAW_FIELDS_IN_OPTIONS, ruleIssues, rulesJsonSchema, sawChoice, type CutType, type RequestIssue, type StockType } from './request-rules.js';
 import { caseless, direction } from './words.js';
-import { shapeIssues } from '../engine/nesting-shapes.js';
+import { shapeIssues } from './part-shapes.js';
 
 export type { CutType, RequestIssue, StockType } from './request-rules.js';
 
