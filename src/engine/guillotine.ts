@@ -217,11 +217,12 @@ function solveOpenLength(asked: GuillotineProblem, module: WebAssembly.Module): 
   const startedAt = performance.now();
   // Many engine runs share a roll's time, so each keeps the fixed effort; a searchTime becomes
   // their clock instead (no effort limit), the budget's shares then taken from it.
+  // The default policy's ceiling still caps their clock.
   const rule = asked.stopRule ?? 'effort';
-  const timed = rule === 'searchTime' && asked.searchMs !== undefined;
-  const problem: GuillotineProblem = timed
-    ? { ...asked, stopRule: 'effort', effort: 0, budgetMs: Math.min(asked.budgetMs, asked.searchMs!) }
-    : { ...asked, stopRule: 'effort' };
+  const limitMs = rule !== 'effort' && asked.searchMs !== undefined ? Math.min(asked.budgetMs, asked.searchMs) : asked.budgetMs;
+  const timed = rule === 'searchTime';
+  const problem: GuillotineProblem = { ...asked, stopRule: 'effort', budgetMs: limitMs, ...(timed ? { effort: 0 } : {}) };
+  const clockStop: StopReason = limitMs < asked.budgetMs ? (timed ? 'searchTime' : 'ceiling') : 'budget';
   const deadline = startedAt + problem.budgetMs;
   const left = problem.parts.map((p) => p.q);
   const rolls = problem.stock.map((s, i) => (s.open ? i : -1)).filter((i) => i >= 0);
@@ -268,7 +269,7 @@ function solveOpenLength(asked: GuillotineProblem, module: WebAssembly.Module): 
   for (const sh of sheets) used += sh.length! - problem.stock[sh.stock]!.trim.w1 - problem.stock[sh.stock]!.trim.w2;
   const stopReason: StopReason = left.every((u) => u === 0) && used <= bound + 1e-9
     ? 'lower-bound'
-    : stopped ? (timed && asked.searchMs! < asked.budgetMs ? 'searchTime' : 'budget') : 'effort';
+    : stopped ? clockStop : 'effort';
   return {
     sheets,
     unplaced: left,
