@@ -51,7 +51,7 @@ lint: node_modules/.installed
 	npx dpdm --no-tree --no-warning --exit-code circular:1 --tsconfig tsconfig.test.json 'src/**/*.ts' 'bench/**/*.ts' 'test/**/*.ts'
 	npx dpdm --no-tree --no-warning --exit-code circular:1 'engine-as/**/*.ts'
 
-test: build chromium fonts typecheck
+test: build chromium fonts typecheck lint
 	npx vitest run
 
 # Every export of a few representative jobs rendered to PNG under out/exports/ (pdftoppm,

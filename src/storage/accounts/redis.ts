@@ -4,11 +4,11 @@
 // bumps a version counter and publishes it; nodes reload on the message, and a 100 ms poll of the
 // counter covers a missed message. Until the new copy is in, lookups answer from the old one, so
 // a key issued or revoked anywhere takes effect everywhere within about 0.1 s.
-import { LuaScript, type Redis } from '../queue/redis-client.js';
-import type { Account, AccountStore, ApiKeyInfo, Plan } from './accounts.js';
-import { ROTATION_OVERLAP_MS } from './accounts.js';
-import { hashKey, keyPrefix, newApiKey, newSigningSecret } from './keys.js';
-import type { AccountKeys } from './redis-account-keys.js';
+import { LuaScript, type Redis } from '../redis/client.js';
+import { ApiKeyCache } from './key-cache.js';
+import { ROTATION_OVERLAP_MS, type Account, type AccountStore, type ApiKeyInfo, type Plan } from './store.js';
+import { hashKey, keyPrefix, newApiKey, newSigningSecret } from '../../accounts/keys.js';
+import type { AccountKeys } from '../redis/account-keys.js';
 
 /** Every write script ends here: KEYS[1] is the version counter, ARGV[1] the channel. */
 const BUMP = `redis.call('PUBLISH', ARGV[1], redis.call('INCR', KEYS[1]))`;
@@ -127,7 +127,7 @@ export interface RedisAccountStoreOptions {
 export class RedisAccountStore implements AccountStore {
   private snapshot = EMPTY;
   /** Raw key -> account, so a repeated key skips the hash; emptied with every new snapshot. */
-  private readonly keyCache = new Map<string, Account>();
+  private readonly keyCache = new ApiKeyCache();
   private loading?: Promise<void>;
   private subscriber?: Redis;
   private poller?: NodeJS.Timeout;
@@ -236,15 +236,7 @@ export class RedisAccountStore implements AccountStore {
   }
 
   byApiKey(key: string): Account | undefined {
-    let account = this.keyCache.get(key);
-    if (account === undefined) {
-      account = this.snapshot.byKeyHash.get(hashKey(key));
-      // Unknown keys are not remembered: a flood of random keys must not grow the cache.
-      if (!account) return undefined;
-      if (this.keyCache.size >= 10_000) this.keyCache.clear();
-      this.keyCache.set(key, account);
-    }
-    return account;
+    return this.keyCache.get(key, () => this.snapshot.byKeyHash.get(hashKey(key)));
   }
 
   hasKey(rawKey: string): boolean {

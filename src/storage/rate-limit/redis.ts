@@ -2,9 +2,9 @@
 // MemoryRateLimiter, as counters in Redis checked and bumped by one script. Keys are stored as
 // a hash of the API key, and each window's counter expires when it can no longer matter.
 import crypto from 'node:crypto';
-import { LuaScript, type Redis } from '../queue/redis-client.js';
-import type { RedisKeys } from '../queue/redis-keys.js';
-import { DEFAULT_WINDOW_MS, slidingDecision, type RateDecision, type RateLimiter } from './rate-limit.js';
+import { LuaScript, type Redis } from '../redis/client.js';
+import type { RedisKeys } from '../redis/keys.js';
+import { DEFAULT_WINDOW_MS, slidingDecision, type RateDecision, type RateLimiter } from './store.js';
 
 // KEYS: current window, previous window. ARGV: limit, overlap of the previous window (0..1), ttl ms.
 // Returns {1} when counted, else {0, current, previous} for the retry time.

@@ -8,10 +8,10 @@
 // thread moves the next one by turn (PICK) into BullMQ just before it asks BullMQ for a job.
 import crypto from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
-import { connectRedis, LuaScript, type Redis } from '../queue/redis-client.js';
-import { JOB_QUEUE, RedisKeys } from '../queue/redis-keys.js';
-import { endpointOf, type NewDelivery } from '../webhooks/outbox.js';
-import { newDeliveryFields } from '../webhooks/redis-outbox.js';
+import { connectRedis, LuaScript, type Redis } from '../redis/client.js';
+import { JOB_QUEUE, RedisKeys } from '../redis/keys.js';
+import { endpointOf, type NewDelivery } from '../outbox/store.js';
+import { newDeliveryFields } from '../outbox/redis.js';
 import { RECENT_JOBS, type ClaimedJob, type JobState, type JobStore, type JobSummary, type JobView, type NewJob } from './store.js';
 
 export interface RedisJobStoreOptions {

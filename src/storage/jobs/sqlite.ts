@@ -1,8 +1,9 @@
 // The embedded job store: jobs are rows in the service's SQLite file, so queued and finished
 // jobs survive a restart. AUTOINCREMENT keeps ids unique and never reused. Accounts take turns
 // at the pool (claim); whose turn was when is kept in memory, since a restart may forget it.
-import type { Db } from '../db/sqlite.js';
-import type { NewDelivery, Outbox } from '../webhooks/outbox.js';
+import type { Db } from '../sqlite/db.js';
+import type { SqliteOutbox } from '../outbox/sqlite.js';
+import type { NewDelivery } from '../outbox/store.js';
 import type { ClaimedJob, JobState, JobStore, JobSummary, JobView, NewJob } from './store.js';
 
 interface JobRow {
@@ -31,7 +32,7 @@ const FINISHED_CACHE_SIZE = 100_000;
 export interface SqliteJobStoreOptions {
   retentionMs: number;
   /** Where webhook deliveries are written with the result. */
-  outbox?: Outbox;
+  outbox?: SqliteOutbox;
   /** Most jobs of one account running at once; 0 for no cap. */
   accountThreads?: number;
 }
@@ -40,7 +41,7 @@ export class SqliteJobStore implements JobStore {
   private readonly statements;
   private readonly finished = new Map<number, Finished>();
   private readonly retentionMs: number;
-  private readonly outbox?: Outbox;
+  private readonly outbox?: SqliteOutbox;
   /** Each account's last turn: when it entered the queue or was last served (a counter). */
   private readonly turns = new Map<number, number>();
   private turn = 0;

@@ -5,10 +5,10 @@
 // leases it (its due time moves to the end of the lease) and takes the next attempt number in
 // the same script, so two nodes never send the same attempt, and a node that dies mid-send
 // leaves the delivery to be retried under a new attempt number once the lease runs out.
-import type { RedisKeys } from '../queue/redis-keys.js';
-import { LuaScript, type Redis } from '../queue/redis-client.js';
-import { endpointOf, type AttemptRecord, type Delivery, type DeliveryState, type NewDelivery, type WebhookEvent } from './outbox.js';
-import type { DueRequest, OutboxStore } from './outbox-store.js';
+import type { RedisKeys } from '../redis/keys.js';
+import { LuaScript, type Redis } from '../redis/client.js';
+import { endpointOf, type AttemptRecord, type Delivery, type DeliveryState, type NewDelivery, type WebhookEvent } from './store.js';
+import type { DueRequest, OutboxStore } from './store.js';
 
 /** Longer than any attempt can take (10 s answer budget plus DNS and bookkeeping). */
 const LEASE_MS = 120_000;

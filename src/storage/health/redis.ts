@@ -1,9 +1,9 @@
 // Endpoint health in Redis (the rules are health.ts's): one hash per account, shared by every
 // API node's delivery loop. A failure is recorded and the thresholds checked by one script, so
 // two nodes failing at once send the warning and the disable e-mail once.
-import type { AccountKeys } from '../accounts/redis-account-keys.js';
-import { LuaScript, type Redis } from '../queue/redis-client.js';
-import type { EndpointHealth, EndpointHealthState, HealthEvent, HealthThresholds } from './health.js';
+import type { AccountKeys } from '../redis/account-keys.js';
+import { LuaScript, type Redis } from '../redis/client.js';
+import type { EndpointHealth, EndpointHealthState, HealthEvent, HealthThresholds } from './store.js';
 
 // KEYS: the account's health hash. ARGV: now, warn after ms, disable after ms. Returns the events.
 const FAILED = new LuaScript(`

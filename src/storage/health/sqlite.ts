@@ -1,32 +1,6 @@
-// Endpoint health of an account's default webhook URL (decisions.md section 4): the failure
-// clock starts at the first failed delivery after a success; a warning e-mail goes out once it
-// passes `warnAfterMs`, the endpoint is disabled at `disableAfterMs`; a success resets it; only
-// the owner re-enables it. Kept in the embedded database here, in Redis by redis-health.ts.
-import type { Db } from '../db/sqlite.js';
-
-export interface HealthThresholds {
-  warnAfterMs: number;
-  disableAfterMs: number;
-}
-
-export interface EndpointHealthState {
-  failingSince: number | null;
-  warnedAt: number | null;
-  disabledAt: number | null;
-}
-
-export type HealthEvent = 'warn' | 'disable';
-
-type MaybePromise<T> = T | Promise<T>;
-
-export interface EndpointHealth {
-  readonly thresholds: HealthThresholds;
-  state(accountId: number): MaybePromise<EndpointHealthState>;
-  succeeded(accountId: number): MaybePromise<void>;
-  /** Records a failed delivery and returns the thresholds it crossed, the warning always first. */
-  failed(accountId: number, now: number): MaybePromise<HealthEvent[]>;
-  reenable(accountId: number): MaybePromise<void>;
-}
+// Endpoint health in the embedded database (the EndpointHealth of store.ts).
+import type { Db } from '../sqlite/db.js';
+import type { EndpointHealth, EndpointHealthState, HealthEvent, HealthThresholds } from './store.js';
 
 export class SqliteEndpointHealth implements EndpointHealth {
   private readonly s;

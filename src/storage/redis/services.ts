@@ -2,16 +2,16 @@
 // rate-limit and metering counters, accounts and keys, sessions, endpoint health. They share
 // one connection (BullMQ opens its own; the accounts' change feed one more).
 import type { Logger } from 'pino';
-import { AccountKeys } from '../accounts/redis-account-keys.js';
-import { RedisAccountStore } from '../accounts/redis-accounts.js';
-import { RedisMetering } from '../accounts/redis-metering.js';
-import { RedisSessions } from '../accounts/redis-sessions.js';
-import { RedisRateLimiter } from '../accounts/redis-rate-limit.js';
-import type { Config } from '../config.js';
-import { RedisJobStore } from '../jobs/redis-store.js';
-import { RedisEndpointHealth } from '../webhooks/redis-health.js';
-import { RedisOutbox } from '../webhooks/redis-outbox.js';
-import { RedisKeys } from './redis-keys.js';
+import { AccountKeys } from './account-keys.js';
+import { RedisAccountStore } from '../accounts/redis.js';
+import { RedisMetering } from '../metering/redis.js';
+import { RedisSessions } from '../sessions/redis.js';
+import { RedisRateLimiter } from '../rate-limit/redis.js';
+import type { Config } from '../../config.js';
+import { RedisJobStore } from '../jobs/redis.js';
+import { RedisEndpointHealth } from '../health/redis.js';
+import { RedisOutbox } from '../outbox/redis.js';
+import { RedisKeys } from './keys.js';
 
 export interface RedisServices {
   jobs: RedisJobStore;

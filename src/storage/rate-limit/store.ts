@@ -1,3 +1,7 @@
+// Per-key request budget over a sliding window (a minute by default): two fixed windows weighted
+// by overlap give a smooth limit with O(1) state per key. A call refused later with a 4xx is
+// refunded: it does not count. Adapters: memory.ts (the embedded service is one process), redis.ts.
+
 // Per-key request budget over a sliding window (a minute by default), kept in memory: the
 // embedded service is one process. Two fixed windows weighted by overlap give a smooth limit
 // with O(1) state per key. A call refused later with a 4xx is refunded: it does not count.
@@ -34,34 +38,4 @@ export function slidingDecision(current: number, previous: number, start: number
   else at = start + windowMs * (2 - (limit - 1) / current);
   // A millisecond past the exact point, so rounding never lands the retry just short of it.
   return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil((at + 1 - now) / 1000)) };
-}
-
-export class MemoryRateLimiter implements RateLimiter {
-  private readonly windows = new Map<string, { start: number; current: number; previous: number }>();
-
-  constructor(private readonly windowMs = DEFAULT_WINDOW_MS) {}
-
-  hit(key: string, perMinute: number, now = Date.now()): RateDecision {
-    const start = now - (now % this.windowMs);
-    let w = this.windows.get(key);
-    if (!w || start - w.start >= 2 * this.windowMs) w = { start, current: 0, previous: 0 };
-    else if (start !== w.start) w = { start, current: 0, previous: w.current };
-    this.windows.set(key, w);
-    const decision = slidingDecision(w.current, w.previous, start, now, this.windowMs, perMinute);
-    if (!decision.allowed) return decision;
-    w.current++;
-    if (this.windows.size > 100_000) this.sweep(now);
-    return decision;
-  }
-
-  refund(key: string, window: number): void {
-    const w = this.windows.get(key);
-    if (!w) return;
-    if (w.start === window && w.current > 0) w.current--;
-    else if (w.start - this.windowMs === window && w.previous > 0) w.previous--;
-  }
-
-  private sweep(now: number): void {
-    for (const [key, w] of this.windows) if (now - w.start >= 2 * this.windowMs) this.windows.delete(key);
-  }
 }

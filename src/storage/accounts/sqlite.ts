@@ -1,32 +1,8 @@
-// Accounts, their API keys, plans and hold flag. The AccountStore interface has two homes: the
-// embedded database (here) and Redis (redis-accounts.ts). Reads are synchronous in both, since
-// every authenticated request looks its key up; writes may be asynchronous, so callers await them.
-import type { Db } from '../db/sqlite.js';
-import { hashKey, keyPrefix, newApiKey, newSigningSecret } from './keys.js';
-
-export interface Account {
-  id: number;
-  email: string;
-  ratePerMinute: number;
-  monthlyCalls: number;
-  onHold: boolean;
-  webhookUrl: string | null;
-  signingSecret: string;
-  /** The secret before the last rotation, still signed with until `previousSecretUntil`. */
-  previousSecret: string | null;
-  previousSecretUntil: number | null;
-}
-
-/** How long an old signing secret keeps signing after a rotation, so receivers can switch. */
-export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
-
-export interface ApiKeyInfo {
-  id: number;
-  prefix: string;
-  label: string;
-  createdAt: number;
-  revokedAt: number | null;
-}
+// Accounts and their API keys in the embedded database (the AccountStore of store.ts).
+import type { Db } from '../sqlite/db.js';
+import { hashKey, keyPrefix, newApiKey, newSigningSecret } from '../../accounts/keys.js';
+import { ApiKeyCache } from './key-cache.js';
+import { ROTATION_OVERLAP_MS, type Account, type AccountStore, type ApiKeyInfo, type Plan } from './store.js';
 
 interface AccountRow {
   id: number;
@@ -54,33 +30,11 @@ function toAccount(row: AccountRow): Account {
   };
 }
 
-type MaybePromise<T> = T | Promise<T>;
-export type Plan = Partial<{ ratePerMinute: number; monthlyCalls: number }>;
-
-export interface AccountStore {
-  get(id: number): Account | undefined;
-  byEmail(email: string): Account | undefined;
-  list(): Account[];
-  /** The account a raw API key belongs to, or undefined for an unknown or revoked key. Synchronous: it runs on every call. */
-  byApiKey(key: string, now?: number): Account | undefined;
-  hasKey(rawKey: string): boolean;
-  keys(accountId: number): ApiKeyInfo[];
-  create(email: string, plan?: Plan): MaybePromise<Account>;
-  issueKey(accountId: number, label?: string, rawKey?: string): MaybePromise<{ key: string; info: ApiKeyInfo }>;
-  revokeKey(accountId: number, keyId: number): MaybePromise<boolean>;
-  setPlan(accountId: number, plan: Plan): MaybePromise<void>;
-  setWebhookUrl(accountId: number, url: string | null): MaybePromise<void>;
-  rotateSigningSecret(accountId: number, now?: number): MaybePromise<string>;
-  setHold(accountId: number, onHold: boolean): MaybePromise<void>;
-  /** Makes the reads see every write committed anywhere so far (another node, the CLI). */
-  refresh(): MaybePromise<void>;
-}
-
 export class SqliteAccountStore implements AccountStore {
   private readonly byKeyHash;
   private readonly dataVersion;
   /** Key -> account, dropped whenever another connection (the CLI, another process) commits. */
-  private readonly keyCache = new Map<string, Account | null>();
+  private readonly keyCache = new ApiKeyCache();
   private seenVersion = -1;
   private versionCheckedAt = -Infinity;
 
@@ -92,7 +46,7 @@ export class SqliteAccountStore implements AccountStore {
     this.dataVersion = db.prepare('PRAGMA data_version').pluck();
   }
 
-  create(email: string, plan: Partial<{ ratePerMinute: number; monthlyCalls: number }> = {}): Account {
+  create(email: string, plan: Plan = {}): Account {
     const info = this.db
       .prepare(
         `INSERT INTO accounts (email, signing_secret, rate_per_minute, monthly_calls, created_at)
@@ -129,17 +83,10 @@ export class SqliteAccountStore implements AccountStore {
         this.seenVersion = version;
       }
     }
-    let account = this.keyCache.get(key);
-    if (account === undefined) {
+    return this.keyCache.get(key, () => {
       const row = this.byKeyHash.get(hashKey(key)) as AccountRow | undefined;
-      account = row ? toAccount(row) : null;
-      // Unknown keys are not remembered: a flood of random keys must not grow the cache.
-      if (account) {
-        if (this.keyCache.size >= 10_000) this.keyCache.clear();
-        this.keyCache.set(key, account);
-      }
-    }
-    return account ?? undefined;
+      return row && toAccount(row);
+    });
   }
 
   /** Every change made through this connection passes here, so cached accounts never go stale. */
@@ -182,7 +129,7 @@ export class SqliteAccountStore implements AccountStore {
     return info.changes === 1;
   }
 
-  setPlan(accountId: number, plan: Partial<{ ratePerMinute: number; monthlyCalls: number }>): void {
+  setPlan(accountId: number, plan: Plan): void {
     const account = this.get(accountId);
     if (!account) throw new Error(`no account ${accountId}`);
     this.db
@@ -212,9 +159,3 @@ export class SqliteAccountStore implements AccountStore {
   }
 }
 
-
-/** The secrets a delivery is signed with now: the current one, and the previous one during the overlap. */
-export function signingSecrets(account: Account, now: number): string[] {
-  const previous = account.previousSecret && (account.previousSecretUntil ?? 0) > now ? [account.previousSecret] : [];
-  return [account.signingSecret, ...previous];
-}

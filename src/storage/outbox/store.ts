@@ -1,5 +1,6 @@
 // What the delivery loop and the account page need from the outbox, wherever it lives: the
-// embedded Outbox (SQLite rows) or RedisOutbox (shared by every node); and what a delivery is.
+// embedded SqliteOutbox (sqlite.ts) or RedisOutbox (redis.ts, shared by every node); and what a
+// delivery is.
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'skipped';
 export type WebhookEvent = 'job.completed' | 'job.failed';
@@ -61,4 +62,13 @@ export interface OutboxStore {
   log(accountId: number, since: number): Maybe<(Delivery & { attemptLog: AttemptRecord[] })[]>;
   redeliver(id: string, accountId: number, now: number): Maybe<boolean>;
   replaySkipped(accountId: number, now: number): Maybe<number>;
+}
+
+/** The host (and port) a URL names: the unit of delivery concurrency. */
+export function endpointOf(url: string): string {
+  try {
+    return new URL(url).host.toLowerCase();
+  } catch {
+    return url;
+  }
 }

@@ -2,19 +2,9 @@
 // result, so a restart loses nothing; the delivery loop reads what is due from here. Handing a
 // delivery out takes its next attempt number in the row, so a send cut short by a restart is
 // sent again under a new number.
-import type { Db } from '../db/sqlite.js';
-import type { AttemptRecord, Delivery, DeliveryState, DueRequest, NewDelivery, OutboxStore, WebhookEvent } from './outbox-store.js';
+import type { Db } from '../sqlite/db.js';
+import { endpointOf, type AttemptRecord, type Delivery, type DeliveryState, type DueRequest, type NewDelivery, type OutboxStore, type WebhookEvent } from './store.js';
 
-export type { AttemptRecord, Delivery, DeliveryState, NewDelivery, WebhookEvent } from './outbox-store.js';
-
-/** The host (and port) a URL names: the unit of delivery concurrency. */
-export function endpointOf(url: string): string {
-  try {
-    return new URL(url).host.toLowerCase();
-  } catch {
-    return url;
-  }
-}
 
 interface Row {
   id: string; account_id: number; job_id: number; event: WebhookEvent; url: string; account_default: number; body: string; endpoint: string;
@@ -27,7 +17,7 @@ const toDelivery = (r: Row): Delivery => ({
   lastError: r.last_error, createdAt: r.created_at,
 });
 
-export class Outbox implements OutboxStore {
+export class SqliteOutbox implements OutboxStore {
   private readonly s;
 
   constructor(private readonly db: Db) {

@@ -1,6 +1,6 @@
 // The job store: what the API and the dispatcher need from wherever jobs live. The embedded
 // adapter keeps them in SQLite; a Redis adapter implements the same interface.
-import type { NewDelivery } from '../webhooks/outbox.js';
+import type { NewDelivery } from '../outbox/store.js';
 
 export type JobState = 'queued' | 'running' | 'done' | 'failed' | 'expired';
 export type JobKind = 'calculate';

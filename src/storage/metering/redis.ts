@@ -1,8 +1,8 @@
 // Calls and compute time per account and month in Redis, so every API and worker node counts
 // into the same place (the allowance is checked against the sum).
-import type { RedisKeys } from '../queue/redis-keys.js';
-import type { Redis } from '../queue/redis-client.js';
-import { monthOf, type Usage, type UsageMeter } from './metering.js';
+import type { RedisKeys } from '../redis/keys.js';
+import type { Redis } from '../redis/client.js';
+import { monthOf, type Usage, type UsageMeter } from './store.js';
 
 export class RedisMetering implements UsageMeter {
   constructor(private readonly redis: Redis, private readonly keys: RedisKeys) {}
