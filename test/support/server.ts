@@ -35,6 +35,8 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
     KERF_JOB_BUDGET_MS: '300000',
     // The same for the default search policy's clock ceiling: searches end when they stall.
     KERF_DEFAULT_SEARCH_MS: '300000',
+    // The same for model analysis: a STEP import took over 28 s at load 19.
+    KERF_ANALYSIS_BUDGET_MS: '300000',
     ...options.env,
   };
   const child = spawn(process.execPath, [path.join(ROOT, 'dist/src/main.js')], {
