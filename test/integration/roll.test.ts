@@ -60,6 +60,24 @@ describe('roll stock', () => {
   });
 });
 
+describe('roll stock with many part sizes', () => {
+  it('cuts 200 part rows on a guillotine roll (the strip packer overflowed its stack before)', async () => {
+    // Issue 34 point 1: every run failed with "strip packer aborted"; 100 rows worked.
+    const request = {
+      saw: { stockType: 'roll', cutType: 'guillotine', cutPreference: 'w' },
+      stock: [{ l: 100000, w: 1370 }],
+      parts: Array.from({ length: 200 }, (_, i) => ({ l: 100 + 6 * i, w: 60 + 5 * i, q: 10 })),
+    };
+    const result = await solve(request);
+    const placed = result.parts.filter((p: any) => p.added).length;
+    const unusable = result.unusableParts.reduce((n: number, u: any) => n + u.q, 0);
+    expect(placed + unusable).toBe(2000);
+    // The parts' area is about eight times the roll's: it is filled, and the rest is reported.
+    expect(placed).toBeGreaterThan(200);
+    expect(result.metadata.totalRollLength).toBeLessThanOrEqual(100000);
+  }, 300_000);
+});
+
 describe('roll stock on a CNC router (cutType efficiency)', () => {
   it('nests a pinwheel, which no saw can cut, into the shortest possible piece', async () => {
     // Nine parts that tile 600 x 600 as a pinwheel (four pieces around a centre one, each
