@@ -63,7 +63,7 @@ render-tools:
 render-exports: build chromium fonts render-tools
 	npx vitest run --config test/render/vitest.config.ts
 
-bench: bench-api bench-engine bench-perfect-packing bench-linear bench-analysis bench-nesting bench-scale bench-accounts bench-delivery
+bench: bench-api bench-engine bench-perfect-packing bench-linear bench-analysis bench-nesting bench-scale bench-accounts bench-delivery bench-layout-check
 
 # Each bench-<name> runs bench/<name>.ts (see its file head for the settings):
 #   api       the service's request rate beside a bare Fastify route

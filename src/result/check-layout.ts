@@ -99,7 +99,11 @@ export function checkLayout(request: CalcRequest, record: ResultRecord): string[
   // Saw cuts: on their stock, through no part.
   if (!free && !linear) {
     const cutsPerEntry = new Map<string, ResultRecord['cuts']>();
-    for (const c of record.cuts) cutsPerEntry.set(c.stock.id, [...(cutsPerEntry.get(c.stock.id) ?? []), c]);
+    for (const c of record.cuts) {
+      const list = cutsPerEntry.get(c.stock.id) ?? [];
+      list.push(c);
+      cutsPerEntry.set(c.stock.id, list);
+    }
     for (const [id, cuts] of cutsPerEntry) {
       const entry = entries.get(id);
       if (!entry) {
@@ -151,7 +155,8 @@ function checkSpacing(entry: string, boxes: Box[], gap: number, tol: number, rep
 function checkCuts(entry: ResultRecord['stock'][number], cuts: ResultRecord['cuts'], boxes: Box[], blade: number, tol: number, report: (m: string) => void): void {
   const byX = [...boxes].sort((a, b) => a.x0 - b.x0);
   const byY = [...boxes].sort((a, b) => a.y0 - b.y0);
-  const longest = boxes.reduce((m, b) => Math.max(m, b.x1 - b.x0, b.y1 - b.y0), 0);
+  const tallest = boxes.reduce((m, b) => Math.max(m, b.y1 - b.y0), 0);
+  const widest = boxes.reduce((m, b) => Math.max(m, b.x1 - b.x0), 0);
   for (const c of cuts) {
     const lo = Math.min(c.x1, c.x2);
     const hi = Math.max(c.x1, c.x2);
@@ -167,8 +172,8 @@ function checkCuts(entry: ResultRecord['stock'][number], cuts: ResultRecord['cut
     const sorted = along ? byY : byX;
     const start = (b: Box) => (along ? b.y0 : b.x0);
     const [k0, k1] = [c.position, c.position + blade];
-    // Parts that can reach the kerf start at most `longest` before it.
-    let i = lowerBound(sorted, k0 - longest - tol, start);
+    // Parts that can reach the kerf start at most their longest extent across it before it.
+    let i = lowerBound(sorted, k0 - (along ? tallest : widest) - tol, start);
     for (; i < sorted.length && start(sorted[i]!) < k1 - tol; i++) {
       const b = sorted[i]!;
       const [p0, p1] = along ? [b.y0, b.y1] : [b.x0, b.x1];
