@@ -6,7 +6,7 @@ import { numeric } from './numbers.js';
 import { RANGES, ranged } from './limits.js';
 import { CUT_TYPES, STOCK_TYPES, SAW_FIELDS_IN_OPTIONS, ruleIssues, rulesJsonSchema, sawChoice, type CutType, type RequestIssue, type StockType } from './request-rules.js';
 import { caseless, direction } from './words.js';
-import { shapeIssues } from '../engine/nesting-shapes.js';
+import { shapeIssues } from './part-shapes.js';
 
 export type { CutType, RequestIssue, StockType } from './request-rules.js';
 
