@@ -78,6 +78,25 @@ describe('roll stock with many part sizes', () => {
   }, 300_000);
 });
 
+describe('roll stock where the answer is proven up front', () => {
+  it('a blade wider than the roll takes no search: each part alone across, end to end at its shortest', async () => {
+    // Issue 34 point 6: no two parts fit side by side across (100 + 1000 > 900), so the
+    // shortest piece is every part at its shortest extent with a kerf between. The search ran
+    // its whole effort before (5,010 iterations); now one strip reaches the proven length.
+    for (const cutType of ['guillotine', 'efficiency']) {
+      const request = {
+        saw: { stockType: 'roll', cutType, bladeWidth: 1000 },
+        stock: [{ w: 900, l: 200000 }],
+        parts: [{ l: 100, w: 100, q: 50 }, { l: 80, w: 60, q: 50 }],
+      };
+      const result = await solve(request);
+      expect(result.unusableParts).toEqual([]);
+      expect(result.metadata.totalRollLength).toBe(50 * 100 + 50 * 60 + 99 * 1000);
+      expect(result.metadata.engine.iterations).toBeLessThanOrEqual(1);
+    }
+  });
+});
+
 describe('roll stock on a CNC router (cutType efficiency)', () => {
   it('nests a pinwheel, which no saw can cut, into the shortest possible piece', async () => {
     // Nine parts that tile 600 x 600 as a pinwheel (four pieces around a centre one, each
