@@ -5,6 +5,8 @@ import type { CalcRequest } from '../schema/request.js';
 import type { ResultRecord } from '../schema/result.js';
 import { buildRecord } from '../result/record.js';
 import { settleRecord } from '../result/settle.js';
+import { checkLayout } from '../result/check-layout.js';
+import { corruptLayout } from '../pool/faults.js';
 import { loadEngineModule, solveGuillotine } from './guillotine.js';
 import { toGuillotineProblem } from './problem.js';
 import { linearBars } from './linear.js';
@@ -21,6 +23,13 @@ export interface CalculateOptions {
 
 /** A calculation that cannot produce a layout; the job fails with this message. */
 export class CalculationRefused extends Error {}
+
+/** An engine produced a layout that fails the service's own check (src/result/check-layout.ts): never delivered. */
+export class LayoutRejected extends Error {
+  constructor(readonly violations: string[]) {
+    super(`internal error: the computed layout failed the service's validity check and was not delivered (${violations[0]})`);
+  }
+}
 
 type Solver = (request: CalcRequest, options: CalculateOptions) => ResultRecord | Promise<ResultRecord>;
 
@@ -53,5 +62,9 @@ export async function calculate(request: CalcRequest, options: CalculateOptions)
     const what = request.saw.stockType === 'sheet' ? `cutType ${request.saw.cutType}` : `${request.saw.stockType} stock`;
     throw new CalculationRefused(`${what} is not available yet`);
   }
-  return settleRecord(await solver(request, options), request);
+  const record = settleRecord(await solver(request, options), request);
+  corruptLayout(request.parts[0]?.name, record.parts);
+  const violations = checkLayout(request, record);
+  if (violations.length) throw new LayoutRejected(violations);
+  return record;
 }

@@ -2,7 +2,8 @@
 // field names, legacy spellings included. `calculationRequest` accepts what clients send;
 // `normalizeRequest` turns it into the one canonical form the rest of the service uses.
 import { z } from 'zod';
-import { nonNegativeInt, nonNegativeNumber, numeric, positiveInt, positiveNumber } from './numbers.js';
+import { numeric } from './numbers.js';
+import { RANGES, ranged } from './limits.js';
 import { CUT_TYPES, STOCK_TYPES, SAW_FIELDS_IN_OPTIONS, ruleIssues, rulesJsonSchema, sawChoice, type CutType, type RequestIssue, type StockType } from './request-rules.js';
 import { caseless, direction } from './words.js';
 import { shapeIssues } from './part-shapes.js';
@@ -13,7 +14,7 @@ export const LIMITS = { partInstances: 20_000, stockRows: 1_000, bodyBytes: 8 * 
 
 // Defaults of fields that transform what they take (numbers as strings, words in any case) are
 // given with .prefault(): its value is an input, so the document can show it.
-const point = z.object({ x: z.number(), y: z.number() });
+const point = z.object({ x: ranged(RANGES.coordinate), y: ranged(RANGES.coordinate) });
 /** http(s), a host, no blanks: the part of the URL check the document can show (with format uri). */
 const HTTP_URL = /^[hH][tT][tT][pP][sS]?:\/\/[^\s/?#]+(?:[/?#]\S*)?$/;
 
@@ -28,7 +29,7 @@ export function sides<T extends z.ZodType>(value: T) {
     .transform((s) => ({ l1: s.l1 ?? s.y1, l2: s.l2 ?? s.y2, w1: s.w1 ?? s.x1, w2: s.w2 ?? s.x2 }));
 }
 
-const trim = sides(nonNegativeNumber)
+const trim = sides(numeric(ranged(RANGES.edge)))
   .describe('Trim cut inward from each edge: l1 bottom, l2 top, w1 left, w2 right (linear: l1 the start, l2 the far end).');
 
 const searchTime = numeric(z.number().positive('must be greater than 0').max(3600, 'must be at most 3600 seconds'));
@@ -43,7 +44,7 @@ const guillotineOptions = z.object({
 const nestingOptions = z.object({
   freeRotation: z.boolean().default(false)
     .describe('kerf addition (cutType nesting): turn parts by any multiple of rotationStep instead of right angles only; grain- or orientation-locked parts still turn by 180 degrees only.'),
-  rotationStep: numeric(z.number().positive('must be greater than 0').max(90, 'must be at most 90')).prefault(15)
+  rotationStep: numeric(ranged(RANGES.rotationStep)).prefault(15)
     .describe('kerf addition (cutType nesting): angle step in degrees tried with freeRotation.'),
   mirror: z.boolean().default(false)
     .describe('kerf addition (cutType nesting): parts may also be placed mirrored (flipped over); the result says so in mirrored.'),
@@ -56,8 +57,8 @@ const sawFields = {
   cutType: caseless(CUT_TYPES).describe('Default: guillotine (linear stock: none).'),
   cutPreference: caseless(['l', 'w'], ['length', 'width', 'efficiency', 'beam'])
     .describe('Direction of the first cuts: l = along the length (parallel to x), w = across. Default: l (roll guillotine: w). Legacy words: length, width; efficiency and beam choose that cutType when cutType is absent.'),
-  bladeWidth: nonNegativeNumber.describe('Kerf: the width a cut removes. Default: 0.'),
-  stackHeight: positiveInt.describe('Sheets a beam saw cuts at once. Default: 100.'),
+  bladeWidth: numeric(ranged(RANGES.gap)).describe('Kerf: the width a cut removes. Default: 0.'),
+  stackHeight: numeric(ranged(RANGES.stackHeight)).describe('Sheets a beam saw cuts at once. Default: 100.'),
   guillotineOptions: guillotineOptions,
 } satisfies Record<(typeof SAW_FIELDS_IN_OPTIONS)[number], z.ZodType>;
 
@@ -68,11 +69,11 @@ const legacySawFields = Object.fromEntries(SAW_FIELDS_IN_OPTIONS.map((field) =>
 
 const sawOptions = z.object({
   stockSelection: caseless(['efficiency', 'smallest']).prefault('efficiency'),
-  minSpacing: nonNegativeNumber.prefault(0),
+  minSpacing: numeric(ranged(RANGES.gap)).prefault(0),
   stackingMode: caseless(['dimensions', 'identical', 'none']).prefault('identical'),
-  minOffcut: nonNegativeNumber.optional()
+  minOffcut: numeric(ranged(RANGES.edge)).optional()
     .describe('kerf addition: smallest leftover (each side, request units) reported as an offcut.'),
-  seed: nonNegativeInt.prefault(1).describe('kerf addition: seed of the search; the same request and seed give the same layout.'),
+  seed: numeric(ranged(RANGES.seed)).prefault(1).describe('kerf addition: seed of the search; the same request and seed give the same layout.'),
   searchTime: searchTime.optional()
     .describe('kerf addition: seconds to search for a better layout, every stock and cut type, up to the job budget (30 s unless the service is configured otherwise); the search still stops early at a proven lower bound, and never before the default would. Absent: the search goes on while it still improves and stops when it stalls (or at the service\'s ceiling, 10 s unless configured otherwise), and the same request and seed give the same layout unless it ended by the clock. metadata.engine.stopReason says which.'),
   ...legacySawFields,
@@ -92,14 +93,14 @@ const saw = z.object({
 
 const stockItem = z.object({
   id: z.union([z.string(), z.number()]).optional(),
-  l: nonNegativeNumber.optional().describe('Length. Required except for roll stock, where 0 or absent means a roll of unlimited length.'),
-  w: positiveNumber.optional().describe('Width. Required except for linear stock (a bar\'s profile width, matched only when the part gives one too).'),
-  t: positiveNumber.optional(),
-  q: nonNegativeInt.optional().describe('Sheets available; absent = as many as needed.'),
+  l: numeric(ranged(RANGES.stockLength)).optional().describe('Length. Required except for roll stock, where 0 or absent means a roll of unlimited length.'),
+  w: numeric(ranged(RANGES.size)).optional().describe('Width. Required except for linear stock (a bar\'s profile width, matched only when the part gives one too).'),
+  t: numeric(ranged(RANGES.size)).optional(),
+  q: numeric(ranged(RANGES.stockQuantity)).optional().describe('Sheets available; absent = as many as needed.'),
   unlimitedQuantity: z.boolean().optional(),
   name: z.string().optional(),
   material: z.string().optional(),
-  cost: nonNegativeNumber.optional(),
+  cost: numeric(ranged(RANGES.cost)).optional(),
   grain: direction(['y']).optional().describe('Grain direction of the sheet: l or w; "" (or absent) for none. Legacy: "y" also means none.'),
   trim: trim.optional(),
   notes: z.string().optional(),
@@ -109,9 +110,9 @@ const stockItem = z.object({
 });
 
 const partItem = z.object({
-  l: positiveNumber,
-  w: positiveNumber.optional().describe('Width. Required except for linear stock (the profile, matched only when the bar gives one too).'),
-  t: positiveNumber.optional(),
+  l: numeric(ranged(RANGES.size)),
+  w: numeric(ranged(RANGES.size)).optional().describe('Width. Required except for linear stock (the profile, matched only when the bar gives one too).'),
+  t: numeric(ranged(RANGES.size)).optional(),
   // The limit is a 422 from limitViolation (decisions.md section 1); the document shows it as a maximum.
   q: numeric(z.number().int('must be a whole number').positive('must be at least 1').meta({ maximum: LIMITS.partInstances })).prefault(1),
   name: z.string().optional(),
