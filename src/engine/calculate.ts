@@ -5,6 +5,9 @@ import type { CalcRequest } from '../schema/request.js';
 import type { ResultRecord } from '../schema/result.js';
 import { buildRecord } from '../result/record.js';
 import { settleRecord } from '../result/settle.js';
+import { addBandingTotals } from '../result/banding.js';
+import { markOffcuts } from '../result/offcuts.js';
+import { gatherLeftovers } from './leftover.js';
 import { loadEngineModule, solveGuillotine } from './guillotine.js';
 import { toGuillotineProblem } from './problem.js';
 import { linearBars } from './linear.js';
@@ -21,9 +24,19 @@ export class CalculationRefused extends Error {}
 
 type Solver = (request: CalcRequest, options: CalculateOptions) => ResultRecord | Promise<ResultRecord>;
 
+/** Share of the budget the search keeps when saw.options.leftover asks for one big leftover. */
+const SEARCH_SHARE_WITH_LEFTOVER = 0.85;
+
 function guillotineSheets(request: CalcRequest, options: CalculateOptions): ResultRecord {
-  const mapped = toGuillotineProblem(request, options.budgetMs);
-  const solution = solveGuillotine(mapped.problem, loadEngineModule());
+  const leftover = request.saw.options.leftover;
+  const mapped = toGuillotineProblem(request, options.budgetMs * (leftover ? SEARCH_SHARE_WITH_LEFTOVER : 1));
+  const module = loadEngineModule();
+  let solution = solveGuillotine(mapped.problem, module);
+  if (leftover) {
+    // One leftover per material: stock of one material and thickness is one rack.
+    const rack = (row: number) => `${request.stock[row]!.material.trim().toLowerCase()}|${request.stock[row]!.t ?? ''}`;
+    solution = gatherLeftovers(mapped.problem, solution, rack, module, options.budgetMs * (1 - SEARCH_SHARE_WITH_LEFTOVER));
+  }
   return buildRecord(request, mapped, solution, options);
 }
 
@@ -47,5 +60,6 @@ export async function calculate(request: CalcRequest, options: CalculateOptions)
     const what = request.saw.stockType === 'sheet' ? `cutType ${request.saw.cutType}` : `${request.saw.stockType} stock`;
     throw new CalculationRefused(`${what} is not available yet`);
   }
-  return settleRecord(await solver(request, options), request);
+  const record = await solver(request, options);
+  return settleRecord(addBandingTotals(markOffcuts(record, request, options.minOffcut), request), request);
 }

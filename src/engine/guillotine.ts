@@ -88,6 +88,7 @@ function encodeProblem(p: GuillotineProblem): Float64Array {
     a[b + 6] = s.trim.w1;
     a[b + 7] = s.trim.w2;
     a[b + 8] = s.grain;
+    a[b + 9] = s.offcut ? 1 : 0;
   });
   p.parts.forEach((part, i) => {
     const b = partBase + i * PART_STRIDE;
@@ -206,7 +207,9 @@ function solveOpenLength(problem: GuillotineProblem, module: WebAssembly.Module)
   const startedAt = performance.now();
   const deadline = startedAt + problem.budgetMs;
   const left = problem.parts.map((p) => p.q);
-  const rolls = problem.stock.map((s, i) => (s.open ? i : -1)).filter((i) => i >= 0);
+  // Offcut rolls (remnants the shop owns) are cut first; otherwise rolls go in row order.
+  const rolls = problem.stock.map((s, i) => (s.open ? i : -1)).filter((i) => i >= 0)
+    .sort((a, b) => Number(problem.stock[b]!.offcut ?? false) - Number(problem.stock[a]!.offcut ?? false));
   const sheets: EngineSheet[] = [];
   let bound = 0;
   let iterations = 0;

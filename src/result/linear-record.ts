@@ -93,7 +93,7 @@ export function buildLinearRecord(request: CalcRequest, mapped: MappedLinear, so
     if (plan.remnant.l > 0 && plan.remnant.l >= minOffcut) {
       offcuts.push({
         id: `${id}.0`, l: round(plan.remnant.l), w: s.w, t: s.t ?? null, x: round(plan.remnant.x), y: 0, q: n,
-        material: s.material, grain: s.grain, stock: { id },
+        material: s.material, grain: s.grain, addToInventory: false /* set by markOffcuts */, stock: { id },
       });
     }
     for (let copy = 0; copy < n; copy++) for (const p of plan.parts) placements[p.row].push({ x: p.x, y: 0, rot: 0, stockId: id });

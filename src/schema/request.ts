@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { nonNegativeInt, nonNegativeNumber, numeric, positiveInt, positiveNumber } from './numbers.js';
 import { CUT_TYPES, STOCK_TYPES, SAW_FIELDS_IN_OPTIONS, ruleIssues, rulesJsonSchema, sawChoice, type CutType, type RequestIssue, type StockType } from './request-rules.js';
 import { caseless, direction } from './words.js';
+import { band, bandDeduction, normalizeBanding, type Banding } from './banding.js';
 import { shapeIssues } from '../engine/nesting-shapes.js';
 
 export type { CutType, RequestIssue, StockType } from './request-rules.js';
@@ -72,6 +73,12 @@ const sawOptions = z.object({
   minOffcut: nonNegativeNumber.optional()
     .describe('kerf addition: smallest leftover (each side, request units) reported as an offcut.'),
   seed: nonNegativeInt.prefault(1).describe('kerf addition: seed of the search; the same request and seed give the same layout.'),
+  offcutPriority: z.boolean().default(true)
+    .describe('kerf addition: stock rows with offcut true are filled first: the layout places the most parts, then uses the least new (non-offcut) stock, then the least offcut area. false: offcuts count as any other stock.'),
+  leftover: z.boolean().default(false)
+    .describe('kerf addition: at equal sheet count, the last sheet of each material (material and thickness) is cut so that its leftover is one rectangle as large as possible (guillotine: a strip the full length of the sheet, across the first cuts); on linear stock, the longest remnant. Not for rolls or nesting.'),
+  deductBanding: z.boolean().default(false)
+    .describe('kerf addition: cut each part smaller by the thickness of the band on each side (sheet and roll stock, cut types guillotine, beam and efficiency), so that the banded part has the size asked for; the part record then gives that size in finished.'),
   ...legacySawFields,
 });
 
@@ -102,7 +109,8 @@ const stockItem = z.object({
   notes: z.string().optional(),
   code: z.string().optional(),
   customData: z.unknown().optional(),
-  offcut: z.boolean().optional(),
+  offcut: z.boolean().optional()
+    .describe('A leftover the shop already owns: filled before new stock (see saw.options.offcutPriority).'),
 });
 
 const partItem = z.object({
@@ -120,8 +128,12 @@ const partItem = z.object({
   customData: z.unknown().optional(),
   machining: z.looseObject({}).optional(),
   extras: z.looseObject({
-    banding: z.looseObject({ sides: sides(z.unknown()).optional().describe('The band on each edge: l1/l2 the long sides, w1/w2 the short ones.') }).optional(),
+    banding: z.looseObject({
+      sides: sides(band).optional().describe('The band on each edge: l1/l2 the sides along the part\'s l, w1/w2 those along its w. Legacy: the sides directly under banding.'),
+    }).optional(),
   }).optional(),
+  banding: sides(band).optional().describe('Legacy place of extras.banding.sides (x/y side names map as for trims); extras.banding.sides wins side by side.'),
+  bandingType: z.string().optional().describe('Legacy: the band type of the sides given as true.'),
   outline: z.array(point).optional(),
   holes: z.array(z.array(point)).optional(),
 });
@@ -162,6 +174,8 @@ export interface CalcStock {
   trim: Trim;
   notes: string;
   customData?: unknown;
+  /** A leftover the shop owns (request offcut: true). */
+  offcut: boolean;
 }
 
 export interface CalcPart {
@@ -180,6 +194,10 @@ export interface CalcPart {
   customData?: unknown;
   machining?: Record<string, unknown>;
   extras?: Record<string, unknown>;
+  /** The band on each side, from every place a client may put it. */
+  banding: Banding;
+  /** With saw.options.deductBanding: the size asked for; l and w are then the size cut (bands deducted). */
+  finished?: { l: number; w: number };
   outline?: { x: number; y: number }[];
   holes?: { x: number; y: number }[][];
 }
@@ -193,7 +211,10 @@ export interface CalcRequest {
     stackHeight: number;
     guillotineOptions: { strategy: 'efficiency' | 'time'; maxPhase: number; headCuts: boolean };
     nestingOptions?: { freeRotation: boolean; rotationStep: number; mirror: boolean; searchTime?: number };
-    options: { stockSelection: 'efficiency' | 'smallest'; minSpacing: number; stackingMode: 'dimensions' | 'identical' | 'none'; minOffcut?: number; seed: number };
+    options: {
+      stockSelection: 'efficiency' | 'smallest'; minSpacing: number; stackingMode: 'dimensions' | 'identical' | 'none'; minOffcut?: number; seed: number;
+      offcutPriority: boolean; leftover: boolean; deductBanding: boolean;
+    };
   };
   stock: CalcStock[];
   parts: CalcPart[];
@@ -239,27 +260,41 @@ export function normalizeRequest(input: Parsed): { request: CalcRequest } | { is
       trim: trimmed,
       notes: item.notes ?? '',
       customData: item.customData,
+      offcut: item.offcut ?? false,
     };
   });
 
-  const parts = input.parts.map((item, index): CalcPart => ({
-    index,
-    l: item.l,
-    w: item.w ?? 0,
-    t: item.t,
-    q: item.q,
-    name: item.name ?? '',
-    material: item.material ?? '',
-    notes: item.notes ?? '',
-    grain: item.grain ?? '',
-    orientationLock: item.orientationLock ?? '',
-    stockLock: item.stockLock?.map(String),
-    customData: item.customData,
-    machining: item.machining,
-    extras: item.extras,
-    outline: item.outline,
-    holes: item.holes,
-  }));
+  // Bands are deducted where parts are rectangles cut to size: not from nested shapes, not from bars.
+  const deduct = (s.options?.deductBanding ?? false) && stockType !== 'linear' && cutType !== 'nesting';
+  const parts = input.parts.map((item, index): CalcPart => {
+    const { banding, extras } = normalizeBanding({ extras: item.extras, banding: item.banding, bandingType: item.bandingType });
+    const cut = deduct ? bandDeduction(banding) : { l: 0, w: 0 };
+    const w = item.w ?? 0;
+    const deducted = cut.l > 0 || cut.w > 0;
+    if (deducted && (item.l - cut.l <= 0 || w - cut.w <= 0)) {
+      issues.push({ path: ['parts', index, 'extras', 'banding', 'sides'], message: `the band thicknesses (${cut.l} off l, ${cut.w} off w) leave nothing of the part ${item.l} x ${w}` });
+    }
+    return {
+      index,
+      l: item.l - cut.l,
+      w: w - cut.w,
+      t: item.t,
+      q: item.q,
+      name: item.name ?? '',
+      material: item.material ?? '',
+      notes: item.notes ?? '',
+      grain: item.grain ?? '',
+      orientationLock: item.orientationLock ?? '',
+      stockLock: item.stockLock?.map(String),
+      customData: item.customData,
+      machining: item.machining,
+      extras,
+      banding,
+      ...(deducted ? { finished: { l: item.l, w } } : {}),
+      outline: item.outline,
+      holes: item.holes,
+    };
+  });
 
   // Shapes matter only when nested; otherwise parts are squared to l x w.
   if (cutType === 'nesting' && !issues.length) issues.push(...shapeIssues(parts));
