@@ -426,6 +426,17 @@ export interface components {
                     y: number;
                 }[][];
             }[];
+            groups?: {
+                positions: {
+                    /** @description Index of the part row in parts[]. */
+                    part: number | string;
+                    /** @description Offset of the part's bottom-left corner in the group, along the part's l. */
+                    x: number | string;
+                    y: number | string;
+                }[];
+                /** @description Copies of the group; each takes one instance of each position's part from that part's q. Default: 1. */
+                q?: number | string;
+            }[];
             /**
              * Format: uri
              * @description Where to deliver the result (see webhooks); an account default applies when absent.

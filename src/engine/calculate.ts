@@ -8,6 +8,7 @@ import { settleRecord } from '../result/settle.js';
 import { addBandingTotals } from '../result/banding.js';
 import { markOffcuts } from '../result/offcuts.js';
 import { gatherLeftovers } from './leftover.js';
+import { addGroupParts, expandGroups } from './groups.js';
 import { loadEngineModule, solveGuillotine } from './guillotine.js';
 import { toGuillotineProblem } from './problem.js';
 import { linearBars } from './linear.js';
@@ -31,12 +32,14 @@ function guillotineSheets(request: CalcRequest, options: CalculateOptions): Resu
   const leftover = request.saw.options.leftover;
   const mapped = toGuillotineProblem(request, options.budgetMs * (leftover ? SEARCH_SHARE_WITH_LEFTOVER : 1));
   const module = loadEngineModule();
+  const shapes = addGroupParts(request, mapped.problem, mapped.blocked);
   let solution = solveGuillotine(mapped.problem, module);
   if (leftover) {
     // One leftover per material: stock of one material and thickness is one rack.
     const rack = (row: number) => `${request.stock[row]!.material.trim().toLowerCase()}|${request.stock[row]!.t ?? ''}`;
     solution = gatherLeftovers(mapped.problem, solution, rack, module, options.budgetMs * (1 - SEARCH_SHARE_WITH_LEFTOVER));
   }
+  solution = expandGroups(solution, shapes, mapped.problem, request.parts.length);
   return buildRecord(request, mapped, solution, options);
 }
 

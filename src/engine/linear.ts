@@ -6,6 +6,7 @@ import type { CalcRequest } from '../schema/request.js';
 import type { ResultRecord } from '../schema/result.js';
 import { buildLinearRecord } from '../result/linear-record.js';
 import { toLinearProblem } from './linear-problem.js';
+import { longestRemnants } from './linear-leftover.js';
 import { loadWasm, runFlat } from './wasm.js';
 
 // ---- flat layout; mirrors engine-as/linear/instance.ts and output.ts (change together) ----
@@ -160,6 +161,11 @@ export function solveLinear(problem: LinearProblem, module: WebAssembly.Module):
 /** The 'linear/-' solver of the calculation dispatcher: request -> problem -> engine -> record. */
 export function linearBars(request: CalcRequest, options: { jobId: number; budgetMs: number; minOffcut: number }): ResultRecord {
   const mapped = toLinearProblem(request, options.budgetMs);
-  const solution = solveLinear(mapped.problem, loadLinearModule());
+  let solution = solveLinear(mapped.problem, loadLinearModule());
+  if (request.saw.options.leftover) {
+    // One remnant per material, profile and thickness: bars that share a rack.
+    const rack = (row: number) => { const s = request.stock[row]!; return `${s.material.trim().toLowerCase()}|${s.t ?? ''}|${s.w}`; };
+    solution = longestRemnants(mapped.problem, solution, request.parts.map((p) => p.l), rack);
+  }
   return buildLinearRecord(request, mapped, solution, options);
 }

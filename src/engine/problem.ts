@@ -11,7 +11,7 @@ const BOTH = ROT0 | ROT1;
 export interface PartIssue {
   message: string;
   field: string;
-  category: 'part' | 'stock';
+  category: 'part' | 'stock' | 'group';
 }
 
 export interface MappedProblem {

@@ -7,6 +7,7 @@ import { CUT_TYPES, STOCK_TYPES, SAW_FIELDS_IN_OPTIONS, ruleIssues, rulesJsonSch
 import { caseless, direction } from './words.js';
 import { band, bandDeduction, normalizeBanding, type Banding } from './banding.js';
 import { shapeIssues } from '../engine/nesting-shapes.js';
+import { groupIssues } from '../engine/group-rules.js';
 
 export type { CutType, RequestIssue, StockType } from './request-rules.js';
 
@@ -138,11 +139,21 @@ const partItem = z.object({
   holes: z.array(z.array(point)).optional(),
 });
 
+const group = z.object({
+  positions: z.array(z.object({
+    part: nonNegativeInt.describe('Index of the part row in parts[].'),
+    x: nonNegativeNumber.describe('Offset of the part\'s bottom-left corner in the group, along the part\'s l.'),
+    y: nonNegativeNumber,
+  })).min(1, 'a group needs at least one position'),
+  q: positiveInt.prefault(1).describe('Copies of the group; each takes one instance of each position\'s part from that part\'s q.'),
+}).describe('Parts kept together at fixed offsets (matched grain): placed as one rectangle, turned only where every member may turn; cuts then separate them. Sheet stock, cutType guillotine, beam or efficiency.');
+
 export const calculationRequest = z.object({
   saw: saw.optional(),
   // Past the limits the answer is a 422 (limitViolation); the document shows them as maxItems.
   stock: z.array(stockItem).min(1, 'at least one stock item is needed').meta({ maxItems: LIMITS.stockRows }),
   parts: z.array(partItem).min(1, 'at least one part is needed').meta({ maxItems: LIMITS.partInstances }),
+  groups: z.array(group).optional(),
   webhook: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).regex(HTTP_URL, 'must be an http or https URL').meta({ format: 'uri' }).optional()
     .describe('Where to deliver the result (see webhooks); an account default applies when absent.'),
 })
@@ -202,6 +213,11 @@ export interface CalcPart {
   holes?: { x: number; y: number }[][];
 }
 
+export interface CalcGroup {
+  positions: { part: number; x: number; y: number }[];
+  q: number;
+}
+
 export interface CalcRequest {
   saw: {
     stockType: StockType;
@@ -218,6 +234,8 @@ export interface CalcRequest {
   };
   stock: CalcStock[];
   parts: CalcPart[];
+  /** Matched-grain groups; empty when none. */
+  groups: CalcGroup[];
   webhook?: string;
 }
 
@@ -298,6 +316,11 @@ export function normalizeRequest(input: Parsed): { request: CalcRequest } | { is
 
   // Shapes matter only when nested; otherwise parts are squared to l x w.
   if (cutType === 'nesting' && !issues.length) issues.push(...shapeIssues(parts));
+  const groups: CalcGroup[] = input.groups ?? [];
+  if (groups.length && !issues.length) {
+    const kerf = cutType === 'efficiency' ? Math.max(bladeWidth, s.options?.minSpacing ?? 0) : bladeWidth;
+    issues.push(...groupIssues(groups, parts, { stockType, cutType, kerf, firstCut: cutType === 'beam' || cutPreference === 'l' ? 'x' : 'y' }));
+  }
 
   if (issues.length) return { issues };
   const options = withoutSawFields(s.options ?? sawOptions.parse({}));
@@ -315,6 +338,7 @@ export function normalizeRequest(input: Parsed): { request: CalcRequest } | { is
       },
       stock,
       parts,
+      groups,
       webhook: input.webhook,
     },
   };
