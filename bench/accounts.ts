@@ -11,12 +11,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { SqliteAccountStore, type AccountStore } from '../src/accounts/accounts.js';
+import { SqliteAccountStore } from '../src/storage/accounts/sqlite.js';
+import { type AccountStore } from '../src/storage/accounts/store.js';
 import { newApiKey } from '../src/accounts/keys.js';
-import { AccountKeys } from '../src/accounts/redis-account-keys.js';
-import { RedisAccountStore } from '../src/accounts/redis-accounts.js';
-import { openDatabase } from '../src/db/sqlite.js';
-import { connectRedis, deletePrefix } from '../src/queue/redis-client.js';
+import { AccountKeys } from '../src/storage/redis/account-keys.js';
+import { RedisAccountStore } from '../src/storage/accounts/redis.js';
+import { openDatabase } from '../src/storage/sqlite/db.js';
+import { connectRedis, deletePrefix } from '../src/storage/redis/client.js';
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const ACCOUNTS = Number(process.env.BENCH_ACCOUNTS ?? 1000);

@@ -16,7 +16,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { connectRedis, deletePrefix } from '../src/queue/redis-client.js';
+import { connectRedis, deletePrefix } from '../src/storage/redis/client.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const KEY = 'kerf_bench_key_0123456789abcdef';

@@ -2,26 +2,29 @@
 // this process, no other service. Prints the address and the development API key.
 import os from 'node:os';
 import pino from 'pino';
-import { SqliteAccountStore, type AccountStore } from './accounts/accounts.js';
+import { SqliteAccountStore } from './storage/accounts/sqlite.js';
+import { type AccountStore } from './storage/accounts/store.js';
 import { ensureDevAccount } from './accounts/dev-account.js';
-import { Metering } from './accounts/metering.js';
-import { MemoryRateLimiter } from './accounts/rate-limit.js';
-import { SqliteSessions, type Sessions } from './accounts/sessions.js';
+import { SqliteMetering } from './storage/metering/sqlite.js';
+import { MemoryRateLimiter } from './storage/rate-limit/memory.js';
+import { SqliteSessions } from './storage/sessions/sqlite.js';
+import { type Sessions } from './storage/sessions/store.js';
 import { buildApp } from './api/app.js';
 import { loadConfig, type Config } from './config.js';
-import { openDatabase } from './db/sqlite.js';
+import { openDatabase } from './storage/sqlite/db.js';
 import { Dispatcher } from './jobs/dispatcher.js';
-import type { JobStore } from './jobs/store.js';
-import { SqliteJobStore } from './jobs/sqlite-store.js';
+import type { JobStore } from './storage/jobs/store.js';
+import { SqliteJobStore } from './storage/jobs/sqlite.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { EnginePool } from './pool/pool.js';
 import { systemClock } from './clock.js';
 import { Deliverer } from './webhooks/deliverer.js';
-import { SqliteEndpointHealth, type EndpointHealth } from './webhooks/health.js';
+import { SqliteEndpointHealth } from './storage/health/sqlite.js';
+import { type EndpointHealth } from './storage/health/store.js';
 import { createMailer } from './webhooks/mailer.js';
-import { Outbox } from './webhooks/outbox.js';
-import { openRedisServices } from './queue/redis-services.js';
-import { buildWorkerApp } from './queue/worker-app.js';
+import { SqliteOutbox } from './storage/outbox/sqlite.js';
+import { openRedisServices } from './storage/redis/services.js';
+import { buildWorkerApp } from './api/worker-app.js';
 
 async function main() {
   const config = loadConfig();
@@ -35,8 +38,8 @@ async function main() {
   const runsJobs = config.role !== 'api';
   const accounts: AccountStore = redis?.accounts
     ?? new SqliteAccountStore(db, { ratePerMinute: config.defaultRatePerMinute, monthlyCalls: config.defaultMonthlyCalls });
-  const metering = redis?.metering ?? new Metering(db);
-  const outbox = new Outbox(db);
+  const metering = redis?.metering ?? new SqliteMetering(db);
+  const outbox = new SqliteOutbox(db);
   const jobs = redis?.jobs ?? new SqliteJobStore(db, { retentionMs: config.retentionMs, outbox, accountThreads: config.accountThreads });
   const metrics = createMetrics();
   const pool = new EnginePool(config.poolThreads, config.abortGraceMs);

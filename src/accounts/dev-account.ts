@@ -3,7 +3,7 @@
 // KERF_DEV_API_KEY imposes a known key instead (scripts and benchmarks).
 import fs from 'node:fs';
 import path from 'node:path';
-import type { Account, AccountStore } from './accounts.js';
+import type { Account, AccountStore } from '../storage/accounts/store.js';
 
 export const DEV_EMAIL = 'dev@localhost';
 

@@ -1,9 +1,9 @@
 // The account page's HTML: plain server-rendered forms, no script. Every value is escaped.
-import type { JobSummary } from '../jobs/store.js';
-import type { Account, ApiKeyInfo } from './accounts.js';
-import type { Usage } from './metering.js';
-import type { EndpointHealthState } from '../webhooks/health.js';
-import type { AttemptRecord, Delivery } from '../webhooks/outbox.js';
+import type { JobSummary } from '../storage/jobs/store.js';
+import type { Account, ApiKeyInfo } from '../storage/accounts/store.js';
+import type { Usage } from '../storage/metering/store.js';
+import type { EndpointHealthState } from '../storage/health/store.js';
+import type { AttemptRecord, Delivery } from '../storage/outbox/store.js';
 
 export const esc = (value: unknown) =>
   String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);

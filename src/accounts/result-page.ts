@@ -5,7 +5,7 @@
 import { FORMATS, formatNames } from '../exports/index.js';
 import { fmt, partRows, type ExportRecord } from '../exports/model.js';
 import { patternTitle, sheetSvgs } from '../exports/svg.js';
-import type { JobSummary } from '../jobs/store.js';
+import type { JobSummary } from '../storage/jobs/store.js';
 import { esc, layout } from './page.js';
 
 const ZOOMS = [1, 2, 4];

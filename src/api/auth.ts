@@ -1,9 +1,9 @@
 // Authentication and admission. The raw API key travels in Authorization (no "Bearer ");
 // calls that start work also pass the hold flag, the per-minute rate and the monthly allowance.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Account, AccountStore } from '../accounts/accounts.js';
-import type { UsageMeter } from '../accounts/metering.js';
-import type { RateLimiter } from '../accounts/rate-limit.js';
+import type { Account, AccountStore } from '../storage/accounts/store.js';
+import type { UsageMeter } from '../storage/metering/store.js';
+import type { RateLimiter } from '../storage/rate-limit/store.js';
 import { ApiError } from './errors.js';
 import { requestLog } from './request-log.js';
 

@@ -1,16 +1,16 @@
 // What the routes are given: the service's parts, wired once in main.
-import type { AccountStore } from '../accounts/accounts.js';
-import type { UsageMeter } from '../accounts/metering.js';
-import type { RateLimiter } from '../accounts/rate-limit.js';
-import type { Sessions } from '../accounts/sessions.js';
+import type { AccountStore } from '../storage/accounts/store.js';
+import type { UsageMeter } from '../storage/metering/store.js';
+import type { RateLimiter } from '../storage/rate-limit/store.js';
+import type { Sessions } from '../storage/sessions/store.js';
 import type { Config } from '../config.js';
 import type { Dispatcher } from '../jobs/dispatcher.js';
-import type { JobStore } from '../jobs/store.js';
+import type { JobStore } from '../storage/jobs/store.js';
 import type { Metrics } from '../metrics.js';
 import type { EnginePool } from '../pool/pool.js';
 import type { Deliverer } from '../webhooks/deliverer.js';
-import type { EndpointHealth } from '../webhooks/health.js';
-import type { OutboxStore } from '../webhooks/outbox-store.js';
+import type { EndpointHealth } from '../storage/health/store.js';
+import type { OutboxStore } from '../storage/outbox/store.js';
 
 export interface Services {
   config: Config;

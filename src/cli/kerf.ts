@@ -3,22 +3,26 @@
 // data directory's database directly (KERF_DATA_DIR), or with KERF_REDIS_URL on the cluster's
 // Redis, so it runs with or without the server and from any machine that reaches Redis.
 import { parseArgs } from 'node:util';
-import { SqliteAccountStore, type Account, type AccountStore } from '../accounts/accounts.js';
-import { Metering, type UsageMeter } from '../accounts/metering.js';
-import { AccountKeys } from '../accounts/redis-account-keys.js';
-import { RedisAccountStore } from '../accounts/redis-accounts.js';
-import { RedisMetering } from '../accounts/redis-metering.js';
-import { RedisSessions } from '../accounts/redis-sessions.js';
+import { SqliteAccountStore } from '../storage/accounts/sqlite.js';
+import { type Account, type AccountStore } from '../storage/accounts/store.js';
+import { SqliteMetering } from '../storage/metering/sqlite.js';
+import { type UsageMeter } from '../storage/metering/store.js';
+import { AccountKeys } from '../storage/redis/account-keys.js';
+import { RedisAccountStore } from '../storage/accounts/redis.js';
+import { RedisMetering } from '../storage/metering/redis.js';
+import { RedisSessions } from '../storage/sessions/redis.js';
 import { loadConfig } from '../config.js';
-import { SqliteSessions, type Sessions } from '../accounts/sessions.js';
-import { openDatabase } from '../db/sqlite.js';
-import { SqliteEndpointHealth, type EndpointHealth } from '../webhooks/health.js';
-import { RedisEndpointHealth } from '../webhooks/redis-health.js';
-import { Outbox } from '../webhooks/outbox.js';
-import type { OutboxStore } from '../webhooks/outbox-store.js';
-import { RedisOutbox } from '../webhooks/redis-outbox.js';
-import { connectRedis } from '../queue/redis-client.js';
-import { RedisKeys } from '../queue/redis-keys.js';
+import { SqliteSessions } from '../storage/sessions/sqlite.js';
+import { type Sessions } from '../storage/sessions/store.js';
+import { openDatabase } from '../storage/sqlite/db.js';
+import { SqliteEndpointHealth } from '../storage/health/sqlite.js';
+import { type EndpointHealth } from '../storage/health/store.js';
+import { RedisEndpointHealth } from '../storage/health/redis.js';
+import { SqliteOutbox } from '../storage/outbox/sqlite.js';
+import type { OutboxStore } from '../storage/outbox/store.js';
+import { RedisOutbox } from '../storage/outbox/redis.js';
+import { connectRedis } from '../storage/redis/client.js';
+import { RedisKeys } from '../storage/redis/keys.js';
 
 const USAGE = `usage: kerf accounts <command> [options]
 
@@ -66,8 +70,8 @@ async function main(argv: string[]): Promise<void> {
     : new SqliteAccountStore(db, defaults);
   const sessions: Sessions = redis ? new RedisSessions(redis, accountKeys) : new SqliteSessions(db);
   const health: EndpointHealth = redis ? new RedisEndpointHealth(redis, accountKeys, thresholds) : new SqliteEndpointHealth(db, thresholds);
-  const metering: UsageMeter = redis ? new RedisMetering(redis, redisKeys) : new Metering(db);
-  const outbox: OutboxStore = redis ? new RedisOutbox(redis, redisKeys) : new Outbox(db);
+  const metering: UsageMeter = redis ? new RedisMetering(redis, redisKeys) : new SqliteMetering(db);
+  const outbox: OutboxStore = redis ? new RedisOutbox(redis, redisKeys) : new SqliteOutbox(db);
   const count = (name: 'rate' | 'monthly') => {
     const raw = values[name];
     if (raw === undefined) return undefined;

@@ -7,7 +7,10 @@ import type { ResultRecord } from '../schema/result.js';
 import { buildLinearRecord } from '../result/linear-record.js';
 import { toLinearProblem } from './linear-problem.js';
 import { longestRemnants } from './linear-leftover.js';
+import type { LinearGroup, LinearProblem, LinearSolution } from './linear-types.js';
 import { loadWasm, runFlat } from './wasm.js';
+
+export type { LinearGroup, LinearPart, LinearProblem, LinearSolution, LinearStock } from './linear-types.js';
 
 // ---- flat layout; mirrors engine-as/linear/instance.ts and output.ts (change together) ----
 const FORMAT_VERSION = 1;
@@ -15,65 +18,6 @@ const HEADER_LEN = 8;
 const STOCK_STRIDE = 3;
 const PART_STRIDE = 2;
 const OUT_HEADER = 13;
-
-
-export interface LinearStock {
-  /** Usable length: the bar's length less both end trims. */
-  usable: number;
-  /** Bars available; -1 = as many as needed. */
-  q: number;
-  cost: number;
-}
-
-export interface LinearPart {
-  /** Cut length. */
-  l: number;
-  /** Pieces wanted; 0 for a row no bar can take (it is reported as unusable). */
-  q: number;
-  /** Stock rows (indices into LinearProblem.stock) this part may be cut from. */
-  stock: number[];
-}
-
-export interface LinearProblem {
-  stock: LinearStock[];
-  parts: LinearPart[];
-  kerf: number;
-  /** 'count': fewest bars; 'cost': least total cost. */
-  objective: 'count' | 'cost';
-  stockSelection: 'efficiency' | 'smallest';
-  seed: number;
-  budgetMs: number;
-}
-
-export interface LinearGroup {
-  stock: number;
-  /** Identical bars cut to this pattern. */
-  bars: number;
-  /** Part rows in cut order from the start of the bar. */
-  parts: number[];
-}
-
-export interface LinearSolution {
-  groups: LinearGroup[];
-  unplaced: number[];
-  /** Proven lower bound on the objective (bar count or cost). */
-  lowerBound: number;
-  /** The plan's objective equals the lower bound (and every part is placed). */
-  optimal: boolean;
-  /** Gilmore-Gomory LP value when solved to optimality, else null. */
-  lpValue: number | null;
-  /** Branch-and-price dives run after the root LP. */
-  dives: number;
-  stats: {
-    iterations: number; elapsedMs: number; timeToBestMs: number; stoppedByDeadline: boolean;
-    /** Engine time until the root LP bound was known, null when it was not reached. */
-    rootLpMs: number | null;
-    /** Knapsack pricing rounds of the column generation. */
-    pricings: number;
-    /** Simplex pivots of the root LP. */
-    rootPivots: number;
-  };
-}
 
 interface LinearExports {
   memory: WebAssembly.Memory;

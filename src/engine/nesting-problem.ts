@@ -5,7 +5,7 @@
 // reason here; the engine sees only rings, turns and allowed rows.
 import type { CalcPart, CalcRequest, CalcStock } from '../schema/request.js';
 import type { NestingProblem, NestingType } from './nesting.js';
-import { partRings, type Pt } from './nesting-shapes.js';
+import { partRings, type Pt } from '../schema/part-shapes.js';
 import type { PartIssue } from './problem.js';
 
 /** Evaluations of the search in a service job: the same request and seed give the same layout. */

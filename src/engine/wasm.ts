@@ -35,16 +35,18 @@ function readAsString(memory: WebAssembly.Memory, ptr: number): string {
 
 /** A fresh instance: memory never outlives the task. `label` names the engine in abort errors. */
 export function instantiate<T extends { memory: WebAssembly.Memory }>(module: WebAssembly.Module, label: string): T {
-  let memory: WebAssembly.Memory | undefined;
+  // The abort handler reads the instance's memory, which exists only once the instance does.
+  const made: { memory?: WebAssembly.Memory } = {};
   const env = {
     now: (): number => performance.now(),
     abort: (msg: number, file: number, line: number, col: number): never => {
+      const memory = made.memory;
       const where = memory ? `${readAsString(memory, file)}:${line}:${col}` : `${line}:${col}`;
       throw new Error(`kerf ${label} aborted at ${where}: ${memory ? readAsString(memory, msg) : ''}`);
     },
   };
   const exports = new WebAssembly.Instance(module, { env }).exports as unknown as T;
-  memory = exports.memory;
+  made.memory = exports.memory;
   return exports;
 }
 

@@ -3,12 +3,12 @@
 // and the attempt number makes sure only one result is ever written.
 import crypto from 'node:crypto';
 import type { Logger } from 'pino';
-import type { AccountStore } from '../accounts/accounts.js';
-import type { UsageMeter } from '../accounts/metering.js';
+import type { AccountStore } from '../storage/accounts/store.js';
+import type { UsageMeter } from '../storage/metering/store.js';
 import type { Metrics } from '../metrics.js';
 import { BudgetExceeded, type EnginePool } from '../pool/pool.js';
-import type { NewDelivery, WebhookEvent } from '../webhooks/outbox.js';
-import type { ClaimedJob, JobStore } from './store.js';
+import type { NewDelivery, WebhookEvent } from '../storage/outbox/store.js';
+import type { ClaimedJob, JobStore } from '../storage/jobs/store.js';
 
 export interface DispatcherOptions {
   owner: string;

@@ -28,10 +28,8 @@ function readAscii(text: string): ModelMesh {
   const mesh = new MeshBuilder(Math.ceil(text.length / 250));
   const corners: number[] = [];
   let solids = 0;
-  let line = 0;
   const re = /^[ \t]*(solid|vertex|endloop|endsolid)\b(.*)$/gm;
   for (let m = re.exec(text); m; m = re.exec(text)) {
-    line++;
     const word = m[1];
     if (word === 'solid') {
       solids++;

@@ -6,7 +6,7 @@
 // proven optimal.
 import type { MappedLinear } from '../engine/linear-problem.js';
 import { usableLength } from '../engine/linear-problem.js';
-import type { LinearSolution } from '../engine/linear.js';
+import type { LinearSolution } from '../engine/linear-types.js';
 import type { CalcRequest, CalcStock } from '../schema/request.js';
 import type { ResultCut, ResultOffcut, ResultRecord, ResultStock } from '../schema/result.js';
 import { listParts, partsMetadata, type Placement } from './parts.js';

@@ -10,7 +10,7 @@
 // and at least minOffcut on both sides.
 import { usableRegion, type MappedNesting } from '../engine/nesting-problem.js';
 import { placePoint, type NestingSolution } from '../engine/nesting.js';
-import { signedArea, type Pt } from '../engine/nesting-shapes.js';
+import { signedArea, type Pt } from '../schema/part-shapes.js';
 import type { CalcRequest } from '../schema/request.js';
 import type { ResultOffcut, ResultPart, ResultRecord, ResultStock } from '../schema/result.js';
 import { listParts, partsMetadata, type Placement } from './parts.js';

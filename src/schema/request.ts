@@ -6,8 +6,8 @@ import { nonNegativeInt, nonNegativeNumber, numeric, positiveInt, positiveNumber
 import { CUT_TYPES, STOCK_TYPES, SAW_FIELDS_IN_OPTIONS, ruleIssues, rulesJsonSchema, sawChoice, type CutType, type RequestIssue, type StockType } from './request-rules.js';
 import { caseless, direction } from './words.js';
 import { band, bandDeduction, normalizeBanding, type Banding } from './banding.js';
-import { shapeIssues } from '../engine/nesting-shapes.js';
-import { groupIssues } from '../engine/group-rules.js';
+import { shapeIssues } from './part-shapes.js';
+import { groupIssues } from './group-rules.js';
 
 export type { CutType, RequestIssue, StockType } from './request-rules.js';
 

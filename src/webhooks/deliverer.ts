@@ -5,12 +5,12 @@
 // has a few slots of its own, so a slow or hanging receiver holds up only its own deliveries.
 import type { Logger } from 'pino';
 import { request as httpRequest, type Dispatcher as UndiciDispatcher } from 'undici';
-import { signingSecrets, type AccountStore } from '../accounts/accounts.js';
+import { signingSecrets, type AccountStore } from '../storage/accounts/store.js';
 import type { Clock } from '../clock.js';
-import type { EndpointHealth } from './health.js';
+import type { EndpointHealth } from '../storage/health/store.js';
 import type { Mailer } from './mailer.js';
-import type { Delivery } from './outbox.js';
-import type { OutboxStore } from './outbox-store.js';
+import type { Delivery } from '../storage/outbox/store.js';
+import type { OutboxStore } from '../storage/outbox/store.js';
 import { classify, nextAttemptAt, parseRetryAfter } from './policy.js';
 import { signatureHeader } from './signing.js';
 import { BlockedAddress, checkUrl, guardedAgent, type AddressPolicy } from './ssrf.js';

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectRedis, deletePrefix, type Redis } from '../../src/queue/redis-client.js';
+import { connectRedis, deletePrefix, type Redis } from '../../src/storage/redis/client.js';
 import { call, submit, waitForResult } from '../support/client.js';
 import { startPrivateRedis, type PrivateRedis } from '../support/redis-server.js';
 import { redisCli, testPrefix, untilKeyIs } from '../support/redis.js';

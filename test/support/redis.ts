@@ -4,7 +4,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { connectRedis, deletePrefix } from '../../src/queue/redis-client.js';
+import { connectRedis, deletePrefix } from '../../src/storage/redis/client.js';
 import { call } from './client.js';
 import { cli } from './server.js';
 

@@ -370,7 +370,7 @@ function simulateCuts(req: Req, sheet: Sheet, v: string[]): void {
   if (orders.some((o, i) => o !== i + 1)) v.push(`stock ${id}: cut orders are ${orders.join(',')}, expected 1..${orders.length} each once`);
   cuts.sort((a, b) => a.order - b.order);
 
-  let pieces: Piece[] = [{ x0: 0, y0: 0, x1: row.l, y1: row.w, stage: 0, dir: null }];
+  const pieces: Piece[] = [{ x0: 0, y0: 0, x1: row.l, y1: row.w, stage: 0, dir: null }];
   let trimmed = false; // all trim cuts done, first non-trim cut seen
   let headCutUsed = false;
   let diagnosed = false; // order diagnosis is costly; do it for the first misfit only

@@ -5,7 +5,7 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadNestingModule, placePoint, solveNesting, type NestingProblem, type NestingSolution } from '../../src/engine/nesting.js';
-import { shapeIssues } from '../../src/engine/nesting-shapes.js';
+import { shapeIssues } from '../../src/schema/part-shapes.js';
 import { checkPlacements, type PlacedShape, type Pt } from '../support/validate-nesting.js';
 
 let mod: WebAssembly.Module;

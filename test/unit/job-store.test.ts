@@ -3,10 +3,10 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../src/db/sqlite.js';
-import { RedisJobStore } from '../../src/jobs/redis-store.js';
-import { SqliteJobStore } from '../../src/jobs/sqlite-store.js';
-import type { JobStore } from '../../src/jobs/store.js';
+import { openDatabase, type Db } from '../../src/storage/sqlite/db.js';
+import { RedisJobStore } from '../../src/storage/jobs/redis.js';
+import { SqliteJobStore } from '../../src/storage/jobs/sqlite.js';
+import type { JobStore } from '../../src/storage/jobs/store.js';
 import { dropPrefix, testPrefix, TEST_REDIS_URL } from '../support/redis.js';
 
 interface Adapter {

@@ -3,10 +3,11 @@
 // accepted (not before: 2 ms earlier it is still refused), and a refunded call does not count.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MemoryRateLimiter, type RateLimiter } from '../../src/accounts/rate-limit.js';
-import { RedisRateLimiter } from '../../src/accounts/redis-rate-limit.js';
-import { connectRedis, type Redis } from '../../src/queue/redis-client.js';
-import { RedisKeys } from '../../src/queue/redis-keys.js';
+import { MemoryRateLimiter } from '../../src/storage/rate-limit/memory.js';
+import { type RateLimiter } from '../../src/storage/rate-limit/store.js';
+import { RedisRateLimiter } from '../../src/storage/rate-limit/redis.js';
+import { connectRedis, type Redis } from '../../src/storage/redis/client.js';
+import { RedisKeys } from '../../src/storage/redis/keys.js';
 import { dropPrefix, testPrefix, TEST_REDIS_URL } from '../support/redis.js';
 
 const WINDOW = 60_000;

@@ -2,10 +2,10 @@
 // written with the job's result, handed out leased with a fresh attempt number, logged for the
 // account page, and sent again on request.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { RedisJobStore } from '../../src/jobs/redis-store.js';
-import { RedisKeys } from '../../src/queue/redis-keys.js';
-import { RedisOutbox } from '../../src/webhooks/redis-outbox.js';
-import type { NewDelivery } from '../../src/webhooks/outbox.js';
+import { RedisJobStore } from '../../src/storage/jobs/redis.js';
+import { RedisKeys } from '../../src/storage/redis/keys.js';
+import { RedisOutbox } from '../../src/storage/outbox/redis.js';
+import type { NewDelivery } from '../../src/storage/outbox/store.js';
 import { dropPrefix, testPrefix, TEST_REDIS_URL } from '../support/redis.js';
 
 let prefix: string;

@@ -6,7 +6,7 @@
 
 import { collides } from "../collision/overlap";
 import { Shape } from "../collision/shape";
-import { Layout, Sheet } from "./layout";
+import { Placements, Sheet } from "./placements";
 
 const GRID_ROWS = 10;
 const BISECT_STEPS = 10;
@@ -31,7 +31,7 @@ const scopeX = new Array<f64>();
 const scopeY = new Array<f64>();
 let lastBlocker: i32 = 0;
 
-function scopeBand(layout: Layout, sheet: Sheet, y0: f64, y1: f64): void {
+function scopeBand(layout: Placements, sheet: Sheet, y0: f64, y1: f64): void {
   scopeShapes.length = 0;
   scopeX.length = 0;
   scopeY.length = 0;
@@ -49,12 +49,12 @@ function scopeBand(layout: Layout, sheet: Sheet, y0: f64, y1: f64): void {
   }
 }
 
-function scopeAll(layout: Layout, sheet: Sheet): void {
+function scopeAll(layout: Placements, sheet: Sheet): void {
   scopeBand(layout, sheet, -Infinity, Infinity);
 }
 
 /** True when `shape` at (x, y) clears every part in scope. Remembers the last blocker. */
-function free(layout: Layout, sheet: Sheet, shape: Shape, x: f64, y: f64): bool {
+function free(layout: Placements, sheet: Sheet, shape: Shape, x: f64, y: f64): bool {
   const n = scopeShapes.length;
   if (n == 0) return true;
   const gap = layout.inst.gap;
@@ -70,7 +70,7 @@ function free(layout: Layout, sheet: Sheet, shape: Shape, x: f64, y: f64): bool 
   return true;
 }
 
-export function findPlacement(layout: Layout, sheet: Sheet, t: i32, spot: Spot): bool {
+export function findPlacement(layout: Placements, sheet: Sheet, t: i32, spot: Spot): bool {
   const inst = layout.inst;
   const st = inst.stock[sheet.stock];
   const type = inst.types[t];
@@ -166,7 +166,7 @@ function offer(k: i32, x: f64, y: f64, w: f64): void {
 }
 
 /** Right-most box edge (plus the gap) of the parts whose boxes reach into the band [y0, y1]. */
-function frontier(layout: Layout, sheet: Sheet, y0: f64, y1: f64): f64 {
+function frontier(layout: Placements, sheet: Sheet, y0: f64, y1: f64): f64 {
   const inst = layout.inst;
   const gap = inst.gap;
   let m: f64 = -Infinity;
@@ -184,7 +184,7 @@ function frontier(layout: Layout, sheet: Sheet, y0: f64, y1: f64): f64 {
 const cols = new Array<f64>();
 
 /** Candidate x positions along a row: a grid, plus just right of each part reaching into the row (exact for boxes). */
-function collectColumns(layout: Layout, sheet: Sheet, shape: Shape, y: f64, xMin: f64, xLimit: f64, step: f64): void {
+function collectColumns(layout: Placements, sheet: Sheet, shape: Shape, y: f64, xMin: f64, xLimit: f64, step: f64): void {
   cols.length = 0;
   for (let x = xMin; x <= xLimit; x += step) cols.push(x);
   const inst = layout.inst;
@@ -220,7 +220,7 @@ function sortAscending(a: Array<f64>): void {
   }
 }
 
-function collectRows(layout: Layout, sheet: Sheet, shape: Shape, yMin: f64, yMax: f64, merge: f64): void {
+function collectRows(layout: Placements, sheet: Sheet, shape: Shape, yMin: f64, yMax: f64, merge: f64): void {
   rows.length = 0;
   rows.push(yMin);
   if (yMax > yMin) rows.push(yMax);
@@ -254,7 +254,7 @@ function collectRows(layout: Layout, sheet: Sheet, shape: Shape, yMin: f64, yMax
 }
 
 /** Smallest free x in (blocked, freeX], assuming freeness changes once in between. */
-function bisectLeft(layout: Layout, sheet: Sheet, shape: Shape, blocked: f64, freeX: f64, y: f64): f64 {
+function bisectLeft(layout: Placements, sheet: Sheet, shape: Shape, blocked: f64, freeX: f64, y: f64): f64 {
   let lo = blocked;
   let hi = freeX;
   for (let i = 0; i < BISECT_STEPS; i++) {
@@ -265,7 +265,7 @@ function bisectLeft(layout: Layout, sheet: Sheet, shape: Shape, blocked: f64, fr
   return hi;
 }
 
-function bisectDown(layout: Layout, sheet: Sheet, shape: Shape, x: f64, blocked: f64, freeY: f64): f64 {
+function bisectDown(layout: Placements, sheet: Sheet, shape: Shape, x: f64, blocked: f64, freeY: f64): f64 {
   let lo = blocked;
   let hi = freeY;
   for (let i = 0; i < BISECT_STEPS; i++) {
@@ -277,7 +277,7 @@ function bisectDown(layout: Layout, sheet: Sheet, shape: Shape, x: f64, blocked:
 }
 
 /** Slides the part down, then left, a few times: each move keeps it free, so it ends touching. */
-function settle(layout: Layout, sheet: Sheet, shape: Shape, spot: Spot, xMin: f64, yMin: f64, step: f64): void {
+function settle(layout: Placements, sheet: Sheet, shape: Shape, spot: Spot, xMin: f64, yMin: f64, step: f64): void {
   for (let round = 0; round < SETTLE_ROUNDS; round++) {
     const x0 = spot.x;
     const y0 = spot.y;

@@ -3,7 +3,8 @@
 // row that takes all of them (within its quantity); the first that fits replaces it.
 
 import { Budget } from "../../common/clock";
-import { Layout, Sheet } from "../construct/layout";
+import { Layout } from "../construct/layout";
+import { Sheet } from "../construct/placements";
 import { findPlacement } from "../construct/blf";
 
 export function downsizeSheets(l: Layout, budget: Budget): void {

@@ -7,7 +7,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { DEFAULT_OPTION, FORMATS, formatNames } from '../../exports/index.js';
 import { renderExport } from '../../exports/run.js';
-import type { JobView } from '../../jobs/store.js';
+import type { JobView } from '../../storage/jobs/store.js';
 import { caseless } from '../../schema/words.js';
 import { authenticate } from '../auth.js';
 import { ApiError, fromZod } from '../errors.js';

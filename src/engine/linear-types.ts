@@ -1,0 +1,61 @@
+// The linear (1D) engine's problem and solution as the service sees them: the request mapping
+// (linear-problem.ts), the facade (linear.ts) and the record builder (result/linear-record.ts)
+// all read these, so they live apart from each of them.
+
+export interface LinearStock {
+  /** Usable length: the bar's length less both end trims. */
+  usable: number;
+  /** Bars available; -1 = as many as needed. */
+  q: number;
+  cost: number;
+}
+
+export interface LinearPart {
+  /** Cut length. */
+  l: number;
+  /** Pieces wanted; 0 for a row no bar can take (it is reported as unusable). */
+  q: number;
+  /** Stock rows (indices into LinearProblem.stock) this part may be cut from. */
+  stock: number[];
+}
+
+export interface LinearProblem {
+  stock: LinearStock[];
+  parts: LinearPart[];
+  kerf: number;
+  /** 'count': fewest bars; 'cost': least total cost. */
+  objective: 'count' | 'cost';
+  stockSelection: 'efficiency' | 'smallest';
+  seed: number;
+  budgetMs: number;
+}
+
+export interface LinearGroup {
+  stock: number;
+  /** Identical bars cut to this pattern. */
+  bars: number;
+  /** Part rows in cut order from the start of the bar. */
+  parts: number[];
+}
+
+export interface LinearSolution {
+  groups: LinearGroup[];
+  unplaced: number[];
+  /** Proven lower bound on the objective (bar count or cost). */
+  lowerBound: number;
+  /** The plan's objective equals the lower bound (and every part is placed). */
+  optimal: boolean;
+  /** Gilmore-Gomory LP value when solved to optimality, else null. */
+  lpValue: number | null;
+  /** Branch-and-price dives run after the root LP. */
+  dives: number;
+  stats: {
+    iterations: number; elapsedMs: number; timeToBestMs: number; stoppedByDeadline: boolean;
+    /** Engine time until the root LP bound was known, null when it was not reached. */
+    rootLpMs: number | null;
+    /** Knapsack pricing rounds of the column generation. */
+    pricings: number;
+    /** Simplex pivots of the root LP. */
+    rootPivots: number;
+  };
+}

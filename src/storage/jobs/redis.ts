@@ -1,0 +1,407 @@
+// The job store on Redis, for API and worker processes on several machines. A job is a hash
+// (the record readers see) plus an entry in a BullMQ queue (the dispatch). BullMQ hands each
+// job to one free worker, holds a lock that the worker renews, and puts the job back in the
+// queue when a worker dies and its lock runs out (stall recovery). The hash is the truth about
+// the job: every claim bumps its attempt number, and a result is written only by a script that
+// checks the job is still running under that attempt, so a re-run job's result lands once.
+// Accounts take turns: a submitted job waits in its account's queue, and a worker with a free
+// thread moves the next one by turn (PICK) into BullMQ just before it asks BullMQ for a job.
+import crypto from 'node:crypto';
+import { Queue, Worker, type Job } from 'bullmq';
+import { connectRedis, LuaScript, type Redis } from '../redis/client.js';
+import { JOB_QUEUE, RedisKeys } from '../redis/keys.js';
+import { endpointOf, type NewDelivery } from '../outbox/store.js';
+import { newDeliveryFields } from '../outbox/redis.js';
+import { RECENT_JOBS, type ClaimedJob, type JobState, type JobStore, type JobSummary, type JobView, type NewJob } from './store.js';
+
+export interface RedisJobStoreOptions {
+  url: string;
+  prefix: string;
+  retentionMs: number;
+  /** How long a claim holds without renewal; a dead worker's job is re-run within about twice this. */
+  lockMs: number;
+  /** This process's worker name, kept alive in Redis while it runs, so recovery elsewhere leaves its jobs alone. */
+  owner?: string;
+  /** Most jobs of one account running at once across all workers; 0 for no cap. */
+  accountThreads?: number;
+  onError?: (error: Error) => void;
+}
+
+// Puts a queued job in its account's queue; an account that had nothing queued joins the
+// turns at its last turn (a new one at a fresh turn, after everyone waiting).
+const JOIN = `
+local function join(queue, waiting, turns, sequence, account, id)
+  redis.call('ZADD', queue, 'NX', id, id)
+  if redis.call('ZSCORE', waiting, account) then return end
+  local turn = redis.call('HGET', turns, account)
+  if not turn then
+    turn = redis.call('INCR', sequence)
+    redis.call('HSET', turns, account, turn)
+  end
+  redis.call('ZADD', waiting, turn, account)
+end
+`;
+
+// KEYS: sequence, unfinished set, the account's job list, account queue, waiting accounts,
+// account turns, turn sequence; job key prefix is ARGV[1], the list's length ARGV[8]. Returns the new id.
+const SUBMIT = new LuaScript(`${JOIN}
+local id = redis.call('INCR', KEYS[1])
+local key = ARGV[1] .. id
+redis.call('HSET', key, 'account', ARGV[2], 'kind', ARGV[3], 'state', 'queued', 'request', ARGV[4], 'attempts', 0, 'created', ARGV[5])
+if ARGV[6] ~= '' then redis.call('HSET', key, 'webhook', ARGV[6]) end
+if ARGV[7] ~= '' then redis.call('HSET', key, 'account_webhook', ARGV[7]) end
+redis.call('ZADD', KEYS[2], ARGV[5], id)
+redis.call('ZADD', KEYS[3], id, id)
+redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -1 - tonumber(ARGV[8]))
+join(KEYS[4], KEYS[5], KEYS[6], KEYS[7], ARGV[2], id)
+return id`);
+
+// KEYS: job, waiting accounts, account turns, turn sequence. ARGV: account queue prefix.
+// Puts a queued job back in its account's queue (recovery: a submit cut short before BullMQ had it).
+const REQUEUE_FAIR = new LuaScript(`${JOIN}
+local row = redis.call('HMGET', KEYS[1], 'state', 'account')
+if row[1] ~= 'queued' then return 0 end
+join(ARGV[1] .. row[2], KEYS[2], KEYS[3], KEYS[4], row[2], ARGV[2])
+return 1`);
+
+// KEYS: waiting accounts, account turns, turn sequence, running by account. ARGV: most running
+// per account (0: no cap), account queue prefix. The account whose turn it is: fewest jobs
+// running, then the longest since its last turn; takes its oldest queued job and a new turn.
+const PICK = new LuaScript(`
+local cap = tonumber(ARGV[1])
+local waiting = redis.call('ZRANGE', KEYS[1], 0, -1)
+local best, fewest
+for _, account in ipairs(waiting) do
+  local running = tonumber(redis.call('HGET', KEYS[4], account) or '0')
+  if (cap == 0 or running < cap) and (not best or running < fewest) then best, fewest = account, running end
+  if fewest == 0 then break end
+end
+if not best then return false end
+local queue = ARGV[2] .. best
+local oldest = redis.call('ZPOPMIN', queue)
+local turn = redis.call('INCR', KEYS[3])
+redis.call('HSET', KEYS[2], best, turn)
+if redis.call('ZCARD', queue) == 0 then redis.call('ZREM', KEYS[1], best) else redis.call('ZADD', KEYS[1], turn, best) end
+return oldest[1] or false`);
+
+// KEYS: unfinished set, running by account. Jobs queued = unfinished less running.
+const DEPTH = new LuaScript(`
+local n = redis.call('ZCARD', KEYS[1])
+for _, running in ipairs(redis.call('HVALS', KEYS[2])) do n = n - tonumber(running) end
+return n`);
+
+// Counts a job of an account in or out of running (a count that reaches 0 is removed).
+const RUNNING = `
+local function running(counts, account, by)
+  if redis.call('HINCRBY', counts, account, by) <= 0 then redis.call('HDEL', counts, account) end
+end
+`;
+
+// KEYS: job, running by account. ARGV: owner, now. A running job comes back here only after BullMQ found it stalled.
+const CLAIM = new LuaScript(`${RUNNING}
+local state = redis.call('HGET', KEYS[1], 'state')
+if state ~= 'queued' and state ~= 'running' then return false end
+if state == 'queued' then running(KEYS[2], redis.call('HGET', KEYS[1], 'account'), 1) end
+local attempt = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
+redis.call('HSET', KEYS[1], 'state', 'running', 'owner', ARGV[1], 'started', ARGV[2])
+local row = redis.call('HMGET', KEYS[1], 'account', 'kind', 'request', 'webhook', 'account_webhook')
+return { tostring(attempt), row[1], row[2], row[3], row[4] or '', row[5] or '' }`);
+
+// KEYS: job, unfinished, finished, delivery, its endpoint's due set, account deliveries, delivery endpoints, running by account.
+// ARGV: attempt, state, 'result' or 'error', its text, compute ms, now, id, delivery id or '', delivery fields...
+const FINISH = new LuaScript(`${RUNNING}
+local row = redis.call('HMGET', KEYS[1], 'state', 'attempts', 'account')
+if row[1] ~= 'running' or row[2] ~= ARGV[1] then return 0 end
+running(KEYS[8], row[3], -1)
+redis.call('HSET', KEYS[1], 'state', ARGV[2], ARGV[3], ARGV[4], 'compute_ms', ARGV[5], 'finished', ARGV[6])
+redis.call('HDEL', KEYS[1], 'owner')
+redis.call('ZREM', KEYS[2], ARGV[7])
+redis.call('ZADD', KEYS[3], ARGV[6], ARGV[7])
+if ARGV[8] ~= '' then
+  redis.call('HSET', KEYS[4], unpack(ARGV, 9))
+  redis.call('ZADD', KEYS[5], ARGV[6], ARGV[8])
+  redis.call('ZADD', KEYS[7], 'LT', ARGV[6], redis.call('HGET', KEYS[4], 'endpoint'))
+  redis.call('ZADD', KEYS[6], ARGV[6], ARGV[8])
+  -- The account's delivery log lists 7 days; older entries point at expired deliveries.
+  redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', tonumber(ARGV[6]) - 8 * 86400000)
+end
+return 1`);
+
+// KEYS: job, running by account. ARGV: attempt, or owner when ARGV[2] is 'owner'. Back to queued if that attempt (owner) still runs it.
+const REQUEUE = new LuaScript(`${RUNNING}
+local row = redis.call('HMGET', KEYS[1], 'state', 'attempts', 'owner', 'account')
+if row[1] ~= 'running' then return 0 end
+if ARGV[2] == 'owner' then
+  if row[3] ~= ARGV[1] then return 0 end
+elseif row[2] ~= ARGV[1] then return 0 end
+running(KEYS[2], row[4], -1)
+redis.call('HSET', KEYS[1], 'state', 'queued')
+redis.call('HDEL', KEYS[1], 'owner')
+return 1`);
+
+// KEYS: finished set. ARGV: cutoff, job key prefix, batch size. Keeps a small tombstone (410, not 404).
+const EXPIRE = new LuaScript(`
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[3])
+for _, id in ipairs(ids) do
+  local key = ARGV[2] .. id
+  redis.call('HSET', key, 'state', 'expired', 'request', '{}')
+  redis.call('HDEL', key, 'result', 'error', 'webhook', 'account_webhook')
+  redis.call('ZREM', KEYS[1], id)
+end
+return #ids`);
+
+const EXPIRE_BATCH = 500;
+const RECOVER_CHUNK = 200;
+const FINISHED_CACHE_SIZE = 100_000;
+
+interface Held {
+  job: Job;
+  token: string;
+}
+
+/** A finished job never changes again except by expiring, which its finish time decides. */
+interface Finished {
+  accountId: number;
+  state: 'done' | 'failed';
+  finishedAt: number;
+}
+
+export class RedisJobStore implements JobStore {
+  private readonly keys: RedisKeys;
+  private readonly queue: Queue;
+  private worker?: Worker;
+  private workerClient?: Redis;
+  /** Jobs this process runs, by id and attempt, with the BullMQ lock it renews. */
+  private readonly held = new Map<string, Held>();
+  private readonly finished = new Map<number, Finished>();
+  private readonly renewTimer: NodeJS.Timeout;
+  private renewing = false;
+
+  private constructor(private readonly redis: Redis, private readonly queueClient: Redis, private readonly options: RedisJobStoreOptions) {
+    this.keys = new RedisKeys(options.prefix);
+    this.queue = new Queue(JOB_QUEUE, { connection: queueClient, prefix: this.keys.queuePrefix });
+    this.queue.on('error', (error) => options.onError?.(error));
+    this.renewTimer = setInterval(() => void this.renew(), Math.max(250, Math.floor(options.lockMs / 3)));
+    this.renewTimer.unref();
+  }
+
+  static async open(options: RedisJobStoreOptions): Promise<RedisJobStore> {
+    const onError = options.onError ?? (() => {});
+    const [redis, queueClient] = await Promise.all([connectRedis(options.url, onError), connectRedis(options.url, onError)]);
+    const store = new RedisJobStore(redis, queueClient, options);
+    await store.renew();
+    return store;
+  }
+
+  /** The connection the outbox and the counters share with the store. */
+  get client(): Redis {
+    return this.redis;
+  }
+
+  async submit(job: NewJob): Promise<number> {
+    return Number(await SUBMIT.run(this.redis, [
+      this.keys.jobSequence, this.keys.unfinishedJobs, this.keys.accountJobs(job.accountId), this.keys.accountQueue(job.accountId),
+      this.keys.waitingAccounts, this.keys.accountTurns, this.keys.turnSequence,
+    ], [this.keys.job(''), job.accountId, job.kind, job.request, Date.now(), job.webhook ?? '', job.accountWebhook ?? '', RECENT_JOBS]));
+  }
+
+  /** Adding an id BullMQ already holds is a no-op, so a job handed over twice runs once. */
+  private async enqueue(id: number): Promise<void> {
+    await this.queue.add('calculate', { id }, { jobId: `job-${id}`, removeOnComplete: true, removeOnFail: true });
+  }
+
+  async get(id: number, accountId: number, now = Date.now()): Promise<JobView | undefined> {
+    const [account, state, created, finished, result, error] = await this.redis.hmGet(this.keys.job(id), ['account', 'state', 'created', 'finished', 'result', 'error']);
+    if (account === null || account === undefined || Number(account) !== accountId) return undefined;
+    const finishedAt = finished ? Number(finished) : null;
+    const expired = state === 'expired'
+      || ((state === 'done' || state === 'failed') && finishedAt !== null && finishedAt + this.options.retentionMs <= now);
+    return {
+      id,
+      accountId,
+      state: expired ? 'expired' : state as JobState,
+      createdAt: Number(created),
+      finishedAt,
+      result: expired ? null : result ?? null,
+      error: expired ? null : error ?? null,
+    };
+  }
+
+  async recent(accountId: number, limit: number, now = Date.now()): Promise<JobSummary[]> {
+    const ids = await this.redis.zRange(this.keys.accountJobs(accountId), 0, limit - 1, { REV: true });
+    const rows = await Promise.all(ids.map((id) => this.redis.hmGet(this.keys.job(id), ['state', 'created', 'finished'])));
+    return ids.flatMap((id, i) => {
+      const [state, created, finished] = rows[i];
+      if (!state) return [];
+      const finishedAt = finished ? Number(finished) : null;
+      const expired = (state === 'done' || state === 'failed') && finishedAt !== null && finishedAt + this.options.retentionMs <= now;
+      return [{ id: Number(id), state: expired ? 'expired' : state as JobState, createdAt: Number(created), finishedAt }];
+    });
+  }
+
+  async state(id: number, accountId: number, now = Date.now()): Promise<JobState | undefined> {
+    let known = this.finished.get(id);
+    if (!known) {
+      const [account, state, finished] = await this.redis.hmGet(this.keys.job(id), ['account', 'state', 'finished']);
+      if (account === null || account === undefined || Number(account) !== accountId) return undefined;
+      if (state !== 'done' && state !== 'failed') return state as JobState;
+      known = { accountId, state, finishedAt: Number(finished) };
+      if (this.finished.size >= FINISHED_CACHE_SIZE) this.finished.clear();
+      this.finished.set(id, known);
+    }
+    if (known.accountId !== accountId) return undefined;
+    return known.finishedAt + this.options.retentionMs <= now ? 'expired' : known.state;
+  }
+
+  async claim(owner: string): Promise<ClaimedJob | undefined> {
+    const worker = await this.startWorker();
+    // The job whose turn it is goes to BullMQ, which hands this worker the oldest it holds: that
+    // one, one another worker just moved, or one put back after a stall.
+    const next = await PICK.run(this.redis, [this.keys.waitingAccounts, this.keys.accountTurns, this.keys.turnSequence, this.keys.runningByAccount],
+      [this.options.accountThreads ?? 0, this.keys.accountQueue('')]) as string | null;
+    if (next) await this.enqueue(Number(next));
+    for (;;) {
+      const token = `${owner}:${crypto.randomUUID()}`;
+      const job = await worker.getNextJob(token, { block: false }) as Job | undefined;
+      if (!job) return undefined;
+      const id = Number((job.data as { id: number }).id);
+      const row = await CLAIM.run(this.redis, [this.keys.job(id), this.keys.runningByAccount], [owner, Date.now()]) as string[] | null;
+      if (!row) {
+        // Finished (or gone) already: a stalled copy of a job whose result was written.
+        await job.moveToCompleted(null, token, false).catch(() => {});
+        continue;
+      }
+      const [attempt, account, kind, request, webhook, accountWebhook] = row;
+      this.held.set(`${id}:${attempt}`, { job, token });
+      // Workers may run where the accounts are not: the default URL travels with the job.
+      return {
+        id, accountId: Number(account), kind: kind as 'calculate', request, webhook: webhook || null, attempt: Number(attempt),
+        accountWebhook: accountWebhook || null,
+      };
+    }
+  }
+
+  /** Workers only: API processes never claim, so they never open the worker connection. */
+  private async startWorker(): Promise<Worker> {
+    if (this.worker) return this.worker;
+    this.workerClient = await connectRedis(this.options.url, this.options.onError ?? (() => {}));
+    if (this.worker) return this.worker;
+    this.worker = new Worker(JOB_QUEUE, null, {
+      connection: this.workerClient,
+      prefix: this.keys.queuePrefix,
+      lockDuration: this.options.lockMs,
+      stalledInterval: this.options.lockMs,
+      // Attempts are counted and capped by the dispatcher (KERF_MAX_ATTEMPTS), not by BullMQ.
+      maxStalledCount: Number.MAX_SAFE_INTEGER,
+    });
+    this.worker.on('error', (error) => this.options.onError?.(error));
+    await this.worker.startStalledCheckTimer();
+    return this.worker;
+  }
+
+  async complete(id: number, attempt: number, result: string, computeMs: number, delivery?: NewDelivery): Promise<boolean> {
+    return this.finish(id, attempt, 'done', 'result', result, computeMs, delivery);
+  }
+
+  async fail(id: number, attempt: number, message: string, computeMs: number, delivery?: NewDelivery): Promise<boolean> {
+    return this.finish(id, attempt, 'failed', 'error', message, computeMs, delivery);
+  }
+
+  private async finish(id: number, attempt: number, state: 'done' | 'failed', field: string, text: string, computeMs: number, delivery?: NewDelivery): Promise<boolean> {
+    // Stop renewing first: if the write below fails, the lock runs out and the job is re-run.
+    const held = this.take(id, attempt);
+    const now = Date.now();
+    const deliveryArgs = delivery ? [delivery.id, ...newDeliveryFields(delivery, now)] : [''];
+    const written = await FINISH.run(this.redis, [
+      this.keys.job(id), this.keys.unfinishedJobs, this.keys.finishedJobs,
+      this.keys.delivery(delivery?.id ?? 'none'), this.keys.deliveryLane(delivery ? endpointOf(delivery.url) : ''),
+      this.keys.accountDeliveries(delivery?.accountId ?? 0), this.keys.deliveryEndpoints, this.keys.runningByAccount,
+    ], [attempt, state, field, text, Math.round(computeMs), now, id, ...deliveryArgs]) === 1;
+    // The queue entry is done either way; a stale attempt no longer holds its lock, and then this is refused.
+    if (held) await held.job.moveToCompleted(null, held.token, false).catch(() => {});
+    return written;
+  }
+
+  async release(id: number, attempt: number): Promise<void> {
+    await REQUEUE.run(this.redis, [this.keys.job(id), this.keys.runningByAccount], [attempt, 'attempt']);
+    const held = this.take(id, attempt);
+    if (held) await held.job.moveToWait(held.token).catch(() => {});
+  }
+
+  private take(id: number, attempt: number): Held | undefined {
+    const key = `${id}:${attempt}`;
+    const held = this.held.get(key);
+    this.held.delete(key);
+    return held;
+  }
+
+  /**
+   * Marks running jobs of dead owners queued again (BullMQ re-dispatches them once their lock
+   * runs out), and puts queued jobs back in their account's queue (in case a claim was cut short
+   * between taking one out and handing it to BullMQ; one handed over twice still runs once).
+   * An owner is alive when it is listed or its key in Redis is still being renewed.
+   */
+  async recover(liveOwners: string[]): Promise<number> {
+    const live = new Set(liveOwners);
+    const ids = await this.redis.zRange(this.keys.unfinishedJobs, 0, -1);
+    let requeued = 0;
+    const recoverOne = async (id: string) => {
+      const [state, owner] = await this.redis.hmGet(this.keys.job(id), ['state', 'owner']);
+      if (state === 'queued') {
+        await REQUEUE_FAIR.run(this.redis, [this.keys.job(id), this.keys.waitingAccounts, this.keys.accountTurns, this.keys.turnSequence],
+          [this.keys.accountQueue(''), id]);
+      }
+      if (state !== 'running' || !owner || live.has(owner)) return;
+      if (await this.redis.exists(this.keys.owner(owner))) return;
+      requeued += Number(await REQUEUE.run(this.redis, [this.keys.job(id), this.keys.runningByAccount], [owner, 'owner']));
+    };
+    // In chunks: the connection pipelines the commands of a chunk.
+    for (let at = 0; at < ids.length; at += RECOVER_CHUNK) await Promise.all(ids.slice(at, at + RECOVER_CHUNK).map(recoverOne));
+    return requeued;
+  }
+
+  async expire(now = Date.now()): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const n = Number(await EXPIRE.run(this.redis, [this.keys.finishedJobs], [now - this.options.retentionMs, this.keys.job(''), EXPIRE_BATCH]));
+      total += n;
+      if (n < EXPIRE_BATCH) return total;
+    }
+  }
+
+  async queueDepth(): Promise<number> {
+    return Number(await DEPTH.run(this.redis, [this.keys.unfinishedJobs, this.keys.runningByAccount], []));
+  }
+
+  /** Keeps this process's owner key and the locks of the jobs it runs alive. */
+  private async renew(): Promise<void> {
+    // While Redis is away commands wait; do not pile up renewals behind them.
+    if (this.renewing) return;
+    this.renewing = true;
+    try {
+      if (this.options.owner) await this.redis.set(this.keys.owner(this.options.owner), String(process.pid), { PX: this.options.lockMs });
+      for (const [key, held] of this.held) {
+        if (await held.job.extendLock(held.token, this.options.lockMs) === 0) this.held.delete(key);
+      }
+    } catch (error) {
+      this.options.onError?.(error as Error);
+    } finally {
+      this.renewing = false;
+    }
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.renewTimer);
+    // Jobs still held go back to the queue at once rather than after their lock runs out.
+    for (const [key, held] of this.held) {
+      const [id, attempt] = key.split(':');
+      await REQUEUE.run(this.redis, [this.keys.job(id), this.keys.runningByAccount], [attempt, 'attempt']).catch(() => {});
+      await held.job.moveToWait(held.token).catch(() => {});
+    }
+    this.held.clear();
+    await this.worker?.close(true);
+    await this.queue.close();
+    if (this.options.owner) await this.redis.del(this.keys.owner(this.options.owner)).catch(() => {});
+    await Promise.all([this.redis, this.queueClient, this.workerClient].map((client) => client?.close().catch(() => {})));
+  }
+}
