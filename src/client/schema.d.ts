@@ -146,6 +146,14 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @description true (banded), a band type ("ABS 2"), or { type, thickness }; false, null or "" for none. */
+        Band: boolean | string | number | null | ({
+            type?: string;
+            /** @description Band thickness; with saw.options.deductBanding the part is cut this much smaller on this side. */
+            thickness?: number | string;
+        } & {
+            [key: string]: unknown;
+        });
         CalculationRequest: {
             saw?: {
                 /** @description Default: sheet. */
@@ -277,70 +285,18 @@ export interface components {
                     banding?: {
                         /** @description The band on each edge: l1/l2 the sides along the part's l, w1/w2 those along its w. Legacy: the sides directly under banding. */
                         sides?: {
-                            /** @description true (banded), a band type ("ABS 2"), or { type, thickness }; false, null or "" for none. */
-                            l1?: boolean | string | number | null | ({
-                                type?: string;
-                                /** @description Band thickness; with saw.options.deductBanding the part is cut this much smaller on this side. */
-                                thickness?: number | string;
-                            } & {
-                                [key: string]: unknown;
-                            });
-                            /** @description true (banded), a band type ("ABS 2"), or { type, thickness }; false, null or "" for none. */
-                            l2?: boolean | string | number | null | ({
-                                type?: string;
-                                /** @description Band thickness; with saw.options.deductBanding the part is cut this much smaller on this side. */
-                                thickness?: number | string;
-                            } & {
-                                [key: string]: unknown;
-                            });
-                            /** @description true (banded), a band type ("ABS 2"), or { type, thickness }; false, null or "" for none. */
-                            w1?: boolean | string | number | null | ({
-                                type?: string;
-                                /** @description Band thickness; with saw.options.deductBanding the part is cut this much smaller on this side. */
-                                thickness?: number | string;
-                            } & {
-                                [key: string]: unknown;
-                            });
-                            /** @description true (banded), a band type ("ABS 2"), or { type, thickness }; false, null or "" for none. */
-                            w2?: boolean | string | number | null | ({
-                                type?: string;
-                                /** @description Band thickness; with saw.options.deductBanding the part is cut this much smaller on this side. */
-                                thickness?: number | string;
-                            } & {
-                                [key: string]: unknown;
-                            });
+                            l1?: components["schemas"]["Band"];
+                            l2?: components["schemas"]["Band"];
+                            w1?: components["schemas"]["Band"];
+                            w2?: components["schemas"]["Band"];
                             /** @description Legacy name of l1. */
-                            y1?: boolean | string | number | null | ({
-                                type?: string;
-                                /** @description Band thickness; with saw.options.deductBanding the part is cut this much smaller on this side. */
-                                thickness?: number | string;
-                            } & {
-                                [key: string]: unknown;
-                            });
+                            y1?: components["schemas"]["Band"];
                             /** @description Legacy name of l2. */
-                            y2?: boolean | string | number | null | ({
-                                type?: string;
-                                /** @description Band thickness; with saw.options.deductBanding the part is cut this much smaller on this side. */
-                                thickness?: number | string;
-                            } & {
-                                [key: string]: unknown;
-                            });
+                            y2?: components["schemas"]["Band"];
                             /** @description Legacy name of w1. */
-                            x1?: boolean | string | number | null | ({
-                                type?: string;
-                                /** @description Band thickness; with saw.options.deductBanding the part is cut this much smaller on this side. */
-                                thickness?: number | string;
-                            } & {
-                                [key: string]: unknown;
-                            });
+                            x1?: components["schemas"]["Band"];
                             /** @description Legacy name of w2. */
-                            x2?: boolean | string | number | null | ({
-                                type?: string;
-                                /** @description Band thickness; with saw.options.deductBanding the part is cut this much smaller on this side. */
-                                thickness?: number | string;
-                            } & {
-                                [key: string]: unknown;
-                            });
+                            x2?: components["schemas"]["Band"];
                         };
                     } & {
                         [key: string]: unknown;
@@ -350,70 +306,18 @@ export interface components {
                 };
                 /** @description Legacy place of extras.banding.sides (x/y side names map as for trims); extras.banding.sides wins side by side. */
                 banding?: {
-                    /** @description true (banded), a band type ("ABS 2"), or { type, thickness }; false, null or "" for none. */
-                    l1?: boolean | string | number | null | ({
-                        type?: string;
-                        /** @description Band thickness; with saw.options.deductBanding the part is cut this much smaller on this side. */
-                        thickness?: number | string;
-                    } & {
-                        [key: string]: unknown;
-                    });
-                    /** @description true (banded), a band type ("ABS 2"), or { type, thickness }; false, null or "" for none. */
-                    l2?: boolean | string | number | null | ({
-                        type?: string;
-                        /** @description Band thickness; with saw.options.deductBanding the part is cut this much smaller on this side. */
-                        thickness?: number | string;
-                    } & {
-                        [key: string]: unknown;
-                    });
-                    /** @description true (banded), a band type ("ABS 2"), or { type, thickness }; false, null or "" for none. */
-                    w1?: boolean | string | number | null | ({
-                        type?: string;
-                        /** @description Band thickness; with saw.options.deductBanding the part is cut this much smaller on this side. */
-                        thickness?: number | string;
-                    } & {
-                        [key: string]: unknown;
-                    });
-                    /** @description true (banded), a band type ("ABS 2"), or { type, thickness }; false, null or "" for none. */
-                    w2?: boolean | string | number | null | ({
-                        type?: string;
-                        /** @description Band thickness; with saw.options.deductBanding the part is cut this much smaller on this side. */
-                        thickness?: number | string;
-                    } & {
-                        [key: string]: unknown;
-                    });
+                    l1?: components["schemas"]["Band"];
+                    l2?: components["schemas"]["Band"];
+                    w1?: components["schemas"]["Band"];
+                    w2?: components["schemas"]["Band"];
                     /** @description Legacy name of l1. */
-                    y1?: boolean | string | number | null | ({
-                        type?: string;
-                        /** @description Band thickness; with saw.options.deductBanding the part is cut this much smaller on this side. */
-                        thickness?: number | string;
-                    } & {
-                        [key: string]: unknown;
-                    });
+                    y1?: components["schemas"]["Band"];
                     /** @description Legacy name of l2. */
-                    y2?: boolean | string | number | null | ({
-                        type?: string;
-                        /** @description Band thickness; with saw.options.deductBanding the part is cut this much smaller on this side. */
-                        thickness?: number | string;
-                    } & {
-                        [key: string]: unknown;
-                    });
+                    y2?: components["schemas"]["Band"];
                     /** @description Legacy name of w1. */
-                    x1?: boolean | string | number | null | ({
-                        type?: string;
-                        /** @description Band thickness; with saw.options.deductBanding the part is cut this much smaller on this side. */
-                        thickness?: number | string;
-                    } & {
-                        [key: string]: unknown;
-                    });
+                    x1?: components["schemas"]["Band"];
                     /** @description Legacy name of w2. */
-                    x2?: boolean | string | number | null | ({
-                        type?: string;
-                        /** @description Band thickness; with saw.options.deductBanding the part is cut this much smaller on this side. */
-                        thickness?: number | string;
-                    } & {
-                        [key: string]: unknown;
-                    });
+                    x2?: components["schemas"]["Band"];
                 };
                 /** @description Legacy: the band type of the sides given as true. */
                 bandingType?: string;

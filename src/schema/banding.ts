@@ -22,7 +22,7 @@ export const band = z.union([
     type: z.string().optional(),
     thickness: nonNegativeNumber.optional().describe('Band thickness; with saw.options.deductBanding the part is cut this much smaller on this side.'),
   }),
-]).describe('true (banded), a band type ("ABS 2"), or { type, thickness }; false, null or "" for none.');
+]).describe('true (banded), a band type ("ABS 2"), or { type, thickness }; false, null or "" for none.').meta({ id: 'Band' });
 
 type BandInput = z.output<typeof band> | undefined;
 
