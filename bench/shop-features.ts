@@ -57,27 +57,30 @@ const VARIANTS: Variant[] = [
   { name: 'drawer fronts as groups', request: withGroups },
 ];
 
-interface Row { sheets: number; newSheets: number; stockArea: number; partArea: number; ms: number; leftover: number; unplaced: number }
+interface Row { sheets: number; newSheets: number; newArea: number; stockArea: number; partArea: number; ms: number; leftover: number; largest: number; unplaced: number }
 
 function measure(record: ResultRecord, ms: number): Row {
   const used = record.stock.filter((s) => s.used);
-  // Largest offcut on the last sheet of the record: what the leftover option aims at.
-  const last = used.at(-1);
-  const leftover = Math.max(0, ...record.offcuts.filter((o) => o.stock.id === last?.id).map((o) => o.l * o.w));
+  // Largest offcut on the emptiest sheet (what the leftover option aims at), and anywhere.
+  const emptiest = [...used].sort((a, b) => a.analysis.areaEfficiency - b.analysis.areaEfficiency)[0];
+  const leftover = Math.max(0, ...record.offcuts.filter((o) => o.stock.id === emptiest?.id).map((o) => o.l * o.w));
+  const largest = Math.max(0, ...record.offcuts.map((o) => o.l * o.w));
   return {
     sheets: record.metadata.totalUsedStock,
     newSheets: used.filter((s) => !s.offcut).reduce((n, s) => n + s.stack, 0),
+    newArea: used.filter((s) => !s.offcut).reduce((n, s) => n + s.l * s.w * s.stack, 0),
     stockArea: record.metadata.totalStockArea,
     partArea: record.metadata.totalPartArea,
     ms,
     leftover,
+    largest,
     unplaced: record.unusableParts.reduce((n, u) => n + u.q, 0),
   };
 }
 
 console.log(`\n### Shop options on the cabinet jobs (${JOBS} jobs, service settings, one job at a time)\n`);
-console.log('| variant | sheets | new sheets | yield | largest leftover on the last sheet (m², mean) | unplaced | median time | max time |');
-console.log('|---|---|---|---|---|---|---|---|');
+console.log('| variant | sheets | new sheets | new stock m² | yield | largest offcut of the emptiest sheet (m², mean) | largest offcut (m², mean) | unplaced | median time | max time |');
+console.log('|---|---|---|---|---|---|---|---|---|---|');
 for (const variant of VARIANTS) {
   const rows: Row[] = [];
   for (let seed = 1; seed <= JOBS; seed++) {
@@ -89,5 +92,6 @@ for (const variant of VARIANTS) {
   }
   const sum = (f: (r: Row) => number) => rows.reduce((a, r) => a + f(r), 0);
   const ms = rows.map((r) => r.ms).sort((a, b) => a - b);
-  console.log(`| ${variant.name} | ${sum((r) => r.sheets)} | ${sum((r) => r.newSheets)} | ${(100 * sum((r) => r.partArea) / sum((r) => r.stockArea)).toFixed(2)} % | ${(sum((r) => r.leftover) / rows.length / 1e6).toFixed(3)} | ${sum((r) => r.unplaced)} | ${ms[Math.floor(ms.length / 2)]!.toFixed(0)} ms | ${ms.at(-1)!.toFixed(0)} ms |`);
+  const m2 = (v: number) => (v / 1e6).toFixed(3);
+  console.log(`| ${variant.name} | ${sum((r) => r.sheets)} | ${sum((r) => r.newSheets)} | ${m2(sum((r) => r.newArea))} | ${(100 * sum((r) => r.partArea) / sum((r) => r.stockArea)).toFixed(2)} % | ${m2(sum((r) => r.leftover) / rows.length)} | ${m2(sum((r) => r.largest) / rows.length)} | ${sum((r) => r.unplaced)} | ${ms[Math.floor(ms.length / 2)]!.toFixed(0)} ms | ${ms.at(-1)!.toFixed(0)} ms |`);
 }

@@ -19,10 +19,14 @@ function partsOf(node: EngineNode, out: PartNode[] = []): PartNode[] {
   return out;
 }
 
-const placedArea = (sheet: EngineSheet) => partsOf(sheet.root).reduce((sum, p) => sum + p.l * p.w, 0);
+/** Usable area a sheet leaves free: where the one leftover can be. */
+const freeArea = (problem: GuillotineProblem, sheet: EngineSheet) => {
+  const u = usableOf(problem.stock[sheet.stock]!);
+  return u.l * u.w - partsOf(sheet.root).reduce((sum, p) => sum + p.l * p.w, 0);
+};
 
 /**
- * The solution with the emptiest sheet of each material group (`groupOf` stock row) re-cut
+ * The solution with the emptiest sheet (most usable area left free) of each material group (`groupOf` stock row) re-cut
  * for one big leftover and moved to the end of the list. Rolls are left alone: their length
  * is already the shortest found.
  */
@@ -35,7 +39,7 @@ export function gatherLeftovers(
   solution.sheets.forEach((sheet, i) => {
     const key = groupOf(sheet.stock);
     const best = emptiest.get(key);
-    if (best === undefined || placedArea(sheet) <= placedArea(solution.sheets[best]!)) emptiest.set(key, i);
+    if (best === undefined || freeArea(problem, sheet) >= freeArea(problem, solution.sheets[best]!)) emptiest.set(key, i);
   });
   const chosen = [...emptiest.values()];
   const recut = chosen.map((i, k) => widestLeftover(problem, solution.sheets[i]!, module, (deadline - performance.now()) / (chosen.length - k)));
