@@ -2,12 +2,15 @@
 // a cut type that has no groups, a position naming no part, positions that overlap, members
 // that no straight cut a kerf wide can separate (guillotine) or closer than the gap (free
 // placement), and groups asking for more instances of a part than its q.
-import type { CalcGroup, CalcPart, CutType, RequestIssue, StockType } from './request.js';
+import type { CutType, RequestIssue, StockType } from './request-rules.js';
 import { separate, tooClose } from './group-shapes.js';
+
+/** A group as parsed (request.ts CalcGroup). */
+interface Group { positions: { part: number; x: number; y: number }[]; q: number }
 
 const EPS = 1e-7;
 
-export function groupIssues(groups: CalcGroup[], parts: CalcPart[], saw: { stockType: StockType; cutType: CutType; kerf: number; firstCut: 'x' | 'y' }): RequestIssue[] {
+export function groupIssues(groups: Group[], parts: { l: number; w: number; q: number }[], saw: { stockType: StockType; cutType: CutType; kerf: number; firstCut: 'x' | 'y' }): RequestIssue[] {
   if (saw.stockType !== 'sheet' || saw.cutType === 'nesting') {
     return [{ path: ['groups'], message: `groups are for sheet stock with cutType guillotine, beam or efficiency (got ${saw.stockType}${saw.stockType === 'sheet' ? ` ${saw.cutType}` : ''})` }];
   }
