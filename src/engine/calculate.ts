@@ -7,6 +7,10 @@ import { buildRecord } from '../result/record.js';
 import { settleRecord } from '../result/settle.js';
 import { checkLayout } from '../result/check-layout.js';
 import { corruptLayout } from '../pool/faults.js';
+import { addBandingTotals } from '../result/banding.js';
+import { markOffcuts } from '../result/offcuts.js';
+import { gatherLeftovers } from './leftover.js';
+import { addGroupParts, expandGroups } from './groups.js';
 import { loadEngineModule, solveGuillotine } from './guillotine.js';
 import { toGuillotineProblem } from './problem.js';
 import { linearBars } from './linear.js';
@@ -33,10 +37,23 @@ export class LayoutRejected extends Error {
 
 type Solver = (request: CalcRequest, options: CalculateOptions) => ResultRecord | Promise<ResultRecord>;
 
+/** Share of the budget the search keeps when saw.options.leftover asks for one big leftover. */
+const SEARCH_SHARE_WITH_LEFTOVER = 0.85;
+
 function guillotineSheets(request: CalcRequest, options: CalculateOptions): ResultRecord {
-  const plan = searchPlan(request, options.budgetMs, options.defaultSearchMs);
-  const mapped = toGuillotineProblem(request, options.budgetMs);
-  const solution = solveGuillotine({ ...mapped.problem, stopRule: plan.rule, searchMs: plan.searchMs }, loadEngineModule());
+  const leftover = request.saw.options.leftover;
+  const searchBudgetMs = options.budgetMs * (leftover ? SEARCH_SHARE_WITH_LEFTOVER : 1);
+  const plan = searchPlan(request, searchBudgetMs, options.defaultSearchMs);
+  const mapped = toGuillotineProblem(request, searchBudgetMs);
+  const module = loadEngineModule();
+  const shapes = addGroupParts(request, mapped.problem, mapped.blocked);
+  let solution = solveGuillotine({ ...mapped.problem, stopRule: plan.rule, searchMs: plan.searchMs }, module);
+  if (leftover) {
+    // One leftover per material: stock of one material and thickness is one rack.
+    const rack = (row: number) => `${request.stock[row]!.material.trim().toLowerCase()}|${request.stock[row]!.t ?? ''}`;
+    solution = gatherLeftovers(mapped.problem, solution, rack, module, options.budgetMs * (1 - SEARCH_SHARE_WITH_LEFTOVER));
+  }
+  solution = expandGroups(solution, shapes, mapped.problem, request.parts.length);
   const record = buildRecord(request, mapped, solution, options);
   record.metadata.engine = { ...record.metadata.engine, lowerBound: solution.lengthBound ?? solution.lowerBound, searchLimitMs: plan.searchMs };
   return record;
@@ -62,7 +79,8 @@ export async function calculate(request: CalcRequest, options: CalculateOptions)
     const what = request.saw.stockType === 'sheet' ? `cutType ${request.saw.cutType}` : `${request.saw.stockType} stock`;
     throw new CalculationRefused(`${what} is not available yet`);
   }
-  const record = settleRecord(await solver(request, options), request);
+  const solved = await solver(request, options);
+  const record = settleRecord(addBandingTotals(markOffcuts(solved, request, options.minOffcut), request), request);
   corruptLayout(request.parts[0]?.name, record.parts);
   const violations = checkLayout(request, record);
   if (violations.length) throw new LayoutRejected(violations);

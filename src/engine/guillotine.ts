@@ -91,6 +91,7 @@ function encodeProblem(p: GuillotineProblem): Float64Array {
     a[b + 6] = s.trim.w1;
     a[b + 7] = s.trim.w2;
     a[b + 8] = s.grain;
+    a[b + 9] = s.offcut ? 1 : 0;
   });
   p.parts.forEach((part, i) => {
     const b = partBase + i * PART_STRIDE;
@@ -225,7 +226,9 @@ function solveOpenLength(asked: GuillotineProblem, module: WebAssembly.Module): 
   const clockStop: StopReason = limitMs < asked.budgetMs ? (timed ? 'searchTime' : 'ceiling') : 'budget';
   const deadline = startedAt + problem.budgetMs;
   const left = problem.parts.map((p) => p.q);
-  const rolls = problem.stock.map((s, i) => (s.open ? i : -1)).filter((i) => i >= 0);
+  // Offcut rolls (remnants the shop owns) are cut first; otherwise rolls go in row order.
+  const rolls = problem.stock.map((s, i) => (s.open ? i : -1)).filter((i) => i >= 0)
+    .sort((a, b) => Number(problem.stock[b]!.offcut ?? false) - Number(problem.stock[a]!.offcut ?? false));
   const sheets: EngineSheet[] = [];
   let bound = 0;
   let iterations = 0;

@@ -6,7 +6,9 @@ import { numeric } from './numbers.js';
 import { RANGES, ranged } from './limits.js';
 import { CUT_TYPES, STOCK_TYPES, SAW_FIELDS_IN_OPTIONS, ruleIssues, rulesJsonSchema, sawChoice, type CutType, type RequestIssue, type StockType } from './request-rules.js';
 import { caseless, direction } from './words.js';
+import { band, bandDeduction, normalizeBanding, type Banding } from './banding.js';
 import { shapeIssues } from './part-shapes.js';
+import { groupIssues } from './group-rules.js';
 
 export type { CutType, RequestIssue, StockType } from './request-rules.js';
 
@@ -76,6 +78,12 @@ const sawOptions = z.object({
   seed: numeric(ranged(RANGES.seed)).prefault(1).describe('kerf addition: seed of the search; the same request and seed give the same layout.'),
   searchTime: searchTime.optional()
     .describe('kerf addition: seconds to search for a better layout, every stock and cut type, up to the job budget (30 s unless the service is configured otherwise); the search still stops early at a proven lower bound, and never before the default would. Absent: the search goes on while it still improves and stops when it stalls (or at the service\'s ceiling, 10 s unless configured otherwise), and the same request and seed give the same layout unless it ended by the clock. metadata.engine.stopReason says which.'),
+  offcutPriority: z.boolean().default(true)
+    .describe('kerf addition: stock rows with offcut true are filled first: the layout places the most parts, then uses the least new (non-offcut) stock, then the least offcut area. false: offcuts count as any other stock.'),
+  leftover: z.boolean().default(false)
+    .describe('kerf addition: at equal sheet count, the last sheet of each material (material and thickness) is cut so that its leftover is one rectangle as large as possible (guillotine: a strip the full length of the sheet, across the first cuts); on linear stock, the longest remnant. Not for rolls or nesting.'),
+  deductBanding: z.boolean().default(false)
+    .describe('kerf addition: cut each part smaller by the thickness of the band on each side (sheet and roll stock, cut types guillotine, beam and efficiency), so that the banded part has the size asked for; the part record then gives that size in finished.'),
   ...legacySawFields,
 });
 
@@ -106,7 +114,8 @@ const stockItem = z.object({
   notes: z.string().optional(),
   code: z.string().optional(),
   customData: z.unknown().optional(),
-  offcut: z.boolean().optional(),
+  offcut: z.boolean().optional()
+    .describe('A leftover the shop already owns: filled before new stock (see saw.options.offcutPriority).'),
 });
 
 const partItem = z.object({
@@ -124,17 +133,31 @@ const partItem = z.object({
   customData: z.unknown().optional(),
   machining: z.looseObject({}).optional(),
   extras: z.looseObject({
-    banding: z.looseObject({ sides: sides(z.unknown()).optional().describe('The band on each edge: l1/l2 the long sides, w1/w2 the short ones.') }).optional(),
+    banding: z.looseObject({
+      sides: sides(band).optional().describe('The band on each edge: l1/l2 the sides along the part\'s l, w1/w2 those along its w. Legacy: the sides directly under banding.'),
+    }).optional(),
   }).optional(),
+  banding: sides(band).optional().describe('Legacy place of extras.banding.sides (x/y side names map as for trims); extras.banding.sides wins side by side.'),
+  bandingType: z.string().optional().describe('Legacy: the band type of the sides given as true.'),
   outline: z.array(point).optional(),
   holes: z.array(z.array(point)).optional(),
 });
+
+const group = z.object({
+  positions: z.array(z.object({
+    part: numeric(z.number().int('must be a whole number').nonnegative('must not be negative')).describe('Index of the part row in parts[].'),
+    x: numeric(ranged(RANGES.edge)).describe('Offset of the part\'s bottom-left corner in the group, along the part\'s l.'),
+    y: numeric(ranged(RANGES.edge)),
+  })).min(1, 'a group needs at least one position'),
+  q: numeric(z.number().int('must be a whole number').positive('must be at least 1').meta({ maximum: LIMITS.partInstances })).prefault(1).describe('Copies of the group; each takes one instance of each position\'s part from that part\'s q.'),
+}).describe('Parts kept together at fixed offsets (matched grain): placed as one rectangle, turned only where every member may turn; cuts then separate them. Sheet stock, cutType guillotine, beam or efficiency.');
 
 export const calculationRequest = z.object({
   saw: saw.optional(),
   // Past the limits the answer is a 422 (limitViolation); the document shows them as maxItems.
   stock: z.array(stockItem).min(1, 'at least one stock item is needed').meta({ maxItems: LIMITS.stockRows }),
   parts: z.array(partItem).min(1, 'at least one part is needed').meta({ maxItems: LIMITS.partInstances }),
+  groups: z.array(group).optional(),
   webhook: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).regex(HTTP_URL, 'must be an http or https URL').meta({ format: 'uri' }).optional()
     .describe('Where to deliver the result (see webhooks); an account default applies when absent.'),
 })
@@ -166,6 +189,8 @@ export interface CalcStock {
   trim: Trim;
   notes: string;
   customData?: unknown;
+  /** A leftover the shop owns (request offcut: true). */
+  offcut: boolean;
 }
 
 export interface CalcPart {
@@ -184,8 +209,17 @@ export interface CalcPart {
   customData?: unknown;
   machining?: Record<string, unknown>;
   extras?: Record<string, unknown>;
+  /** The band on each side, from every place a client may put it. */
+  banding: Banding;
+  /** With saw.options.deductBanding: the size asked for; l and w are then the size cut (bands deducted). */
+  finished?: { l: number; w: number };
   outline?: { x: number; y: number }[];
   holes?: { x: number; y: number }[][];
+}
+
+export interface CalcGroup {
+  positions: { part: number; x: number; y: number }[];
+  q: number;
 }
 
 export interface CalcRequest {
@@ -197,10 +231,15 @@ export interface CalcRequest {
     stackHeight: number;
     guillotineOptions: { strategy: 'efficiency' | 'time'; maxPhase: number; headCuts: boolean };
     nestingOptions?: { freeRotation: boolean; rotationStep: number; mirror: boolean; searchTime?: number };
-    options: { stockSelection: 'efficiency' | 'smallest'; minSpacing: number; stackingMode: 'dimensions' | 'identical' | 'none'; minOffcut?: number; seed: number; searchTime?: number };
+    options: {
+      stockSelection: 'efficiency' | 'smallest'; minSpacing: number; stackingMode: 'dimensions' | 'identical' | 'none'; minOffcut?: number; seed: number;
+      searchTime?: number; offcutPriority: boolean; leftover: boolean; deductBanding: boolean;
+    };
   };
   stock: CalcStock[];
   parts: CalcPart[];
+  /** Matched-grain groups; empty when none. */
+  groups: CalcGroup[];
   webhook?: string;
 }
 
@@ -243,30 +282,49 @@ export function normalizeRequest(input: Parsed): { request: CalcRequest } | { is
       trim: trimmed,
       notes: item.notes ?? '',
       customData: item.customData,
+      offcut: item.offcut ?? false,
     };
   });
 
-  const parts = input.parts.map((item, index): CalcPart => ({
-    index,
-    l: item.l,
-    w: item.w ?? 0,
-    t: item.t,
-    q: item.q,
-    name: item.name ?? '',
-    material: item.material ?? '',
-    notes: item.notes ?? '',
-    grain: item.grain ?? '',
-    orientationLock: item.orientationLock ?? '',
-    stockLock: item.stockLock?.map(String),
-    customData: item.customData,
-    machining: item.machining,
-    extras: item.extras,
-    outline: item.outline,
-    holes: item.holes,
-  }));
+  // Bands are deducted where parts are rectangles cut to size: not from nested shapes, not from bars.
+  const deduct = (s.options?.deductBanding ?? false) && stockType !== 'linear' && cutType !== 'nesting';
+  const parts = input.parts.map((item, index): CalcPart => {
+    const { banding, extras } = normalizeBanding({ extras: item.extras, banding: item.banding, bandingType: item.bandingType });
+    const cut = deduct ? bandDeduction(banding) : { l: 0, w: 0 };
+    const w = item.w ?? 0;
+    const deducted = cut.l > 0 || cut.w > 0;
+    if (deducted && (item.l - cut.l <= 0 || w - cut.w <= 0)) {
+      issues.push({ path: ['parts', index, 'extras', 'banding', 'sides'], message: `the band thicknesses (${cut.l} off l, ${cut.w} off w) leave nothing of the part ${item.l} x ${w}` });
+    }
+    return {
+      index,
+      l: item.l - cut.l,
+      w: w - cut.w,
+      t: item.t,
+      q: item.q,
+      name: item.name ?? '',
+      material: item.material ?? '',
+      notes: item.notes ?? '',
+      grain: item.grain ?? '',
+      orientationLock: item.orientationLock ?? '',
+      stockLock: item.stockLock?.map(String),
+      customData: item.customData,
+      machining: item.machining,
+      extras,
+      banding,
+      ...(deducted ? { finished: { l: item.l, w } } : {}),
+      outline: item.outline,
+      holes: item.holes,
+    };
+  });
 
   // Shapes matter only when nested; otherwise parts are squared to l x w.
   if (cutType === 'nesting' && !issues.length) issues.push(...shapeIssues(parts));
+  const groups: CalcGroup[] = input.groups ?? [];
+  if (groups.length && !issues.length) {
+    const kerf = cutType === 'efficiency' ? Math.max(bladeWidth, s.options?.minSpacing ?? 0) : bladeWidth;
+    issues.push(...groupIssues(groups, parts, { stockType, cutType, kerf, firstCut: cutType === 'beam' || cutPreference === 'l' ? 'x' : 'y' }));
+  }
 
   if (issues.length) return { issues };
   const options = withoutSawFields(s.options ?? sawOptions.parse({}));
@@ -287,6 +345,7 @@ export function normalizeRequest(input: Parsed): { request: CalcRequest } | { is
       },
       stock,
       parts,
+      groups,
       webhook: input.webhook,
     },
   };
