@@ -4,7 +4,7 @@ SHELL := /bin/bash
 PORT ?= 8080
 export PORT
 
-.PHONY: install build run test typecheck lint chromium fonts render-tools render-exports bench clean
+.PHONY: install build run test typecheck lint chromium fonts render-tools render-exports bench bench-docs clean
 
 node_modules/.installed: package.json package-lock.json
 	npm ci --no-audit --no-fund
@@ -77,8 +77,13 @@ bench: bench-api bench-engine bench-perfect-packing bench-linear bench-analysis 
 #   accounts  accounts over Redis: key lookup cost, issue/revoke propagation, reload time (BENCH_REDIS_URL)
 #   scale     jobs per second over Redis with 1 and 2 worker processes (BENCH_REDIS_URL, BENCH_SCALE_JOBS)
 #   delivery  webhook to a healthy receiver while 0, 1 and 16 receivers hang (BENCH_DELIVERY_SLOW, BENCH_DELIVERY_ROUNDS)
+# Each run is recorded in bench/results/<name>.json (output, build, machine: bench/record.ts);
+# `make bench-docs` rewrites the docs' marked bench sections from those recordings.
+bench-docs: build
+	node dist/bench/write-docs.js
+
 bench-%: build
-	node dist/bench/$*.js
+	node dist/bench/record.js $*
 
 clean:
 	rm -rf dist build node_modules/.installed

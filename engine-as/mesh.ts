@@ -26,7 +26,7 @@ export function groupsPtr(count: i32): usize {
 
 export function analyse(tolerance: f64): i32 {
   const welded = weld(positions, tolerance);
-  const comps = components(welded.ids, welded.count, groups);
+  const comps = components(welded.ids, welded.count, groups, positions, welded.first);
   faceComp = comps.faceComp;
   output = new Float64Array(OUT_HEADER + comps.count * OUT_STRIDE);
   output[0] = <f64>comps.count;

@@ -1,8 +1,11 @@
-// Faces joined into parts. A soup group is split by joining faces only across edges used
-// exactly twice: panels that touch share vertices and even edges (then used 3+ times), and
-// joining through those would merge them. Structured groups stay whole. Edge uses are counted
-// from the vertex-to-face lists (compact and cache-friendly, no edge hash table); they also
-// give the open (1 use) and non-manifold (3+ uses) edge tallies.
+// Faces joined into parts. A soup group is split by joining faces across edges used exactly
+// twice, and across edges used more often (solids that touch along an edge, a hinge cup whose
+// faces coincide with its bore's) only to the face that closes the same solid: turning about
+// the edge from the face into its solid's inside, the first face that runs the edge the other
+// way. Faces lying on each other (angle 0) are two solids touching, never one. Structured
+// groups stay whole. Edge uses are counted from the vertex-to-face lists (compact and
+// cache-friendly, no edge hash table); they also give the open (1 use) and non-manifold (3+
+// uses) edge tallies.
 
 export class Components {
   faceComp: Int32Array;   // component per face, -1 for degenerate faces
@@ -25,7 +28,7 @@ function find(parent: Int32Array, a: i32): i32 {
   return a;
 }
 
-export function components(ids: Int32Array, vertices: i32, groups: Int32Array): Components {
+export function components(ids: Int32Array, vertices: i32, groups: Int32Array, pos: Float32Array, first: Int32Array): Components {
   const faces = ids.length / 3;
   const out = new Components(faces);
   const faceGroup = new Int32Array(faces);
@@ -89,7 +92,19 @@ export function components(ids: Int32Array, vertices: i32, groups: Int32Array): 
             else { unchecked(parent[rb] = ra); unchecked(size[ra] = size[ra] + size[rb]); }
           }
         }
-      } else if (lowest == f) unchecked(nonManifoldOf[f] = nonManifoldOf[f] + 1);
+      } else {
+        if (lowest == f) unchecked(nonManifoldOf[f] = nonManifoldOf[f] + 1);
+        if (groups[g * 3 + 2] != 0) {
+          const partner = closingFace(ids, pos, first, vStart, vFaces, faceGroup, f, k);
+          if (partner >= 0) {
+            const ra = find(parent, f), rb = find(parent, partner);
+            if (ra != rb) {
+              if (unchecked(size[ra]) < unchecked(size[rb])) { unchecked(parent[ra] = rb); unchecked(size[rb] = size[rb] + size[ra]); }
+              else { unchecked(parent[rb] = ra); unchecked(size[ra] = size[ra] + size[rb]); }
+            }
+          }
+        }
+      }
     }
   }
   // Structured groups: one component each (first non-degenerate face as root).
@@ -123,4 +138,56 @@ export function components(ids: Int32Array, vertices: i32, groups: Int32Array): 
     unchecked(out.nonManifold[c] = out.nonManifold[c] + nonManifoldOf[f]);
   }
   return out;
+}
+
+/** Position of welded vertex v, coordinate k. */
+// @ts-ignore: decorator
+@inline function at(pos: Float32Array, first: Int32Array, v: i32, k: i32): f64 {
+  return <f64>unchecked(pos[unchecked(first[v]) * 3 + k]);
+}
+
+/**
+ * For face f's edge k (a -> b) used by more than two faces: the face of the same group running
+ * b -> a that f meets first when turning about the edge into f's inside (behind its normal);
+ * -1 when there is none. A face lying on f (angle 0) counts as a full turn.
+ */
+function closingFace(ids: Int32Array, pos: Float32Array, first: Int32Array, vStart: Int32Array, vFaces: Int32Array, faceGroup: Int32Array, f: i32, k: i32): i32 {
+  const a = unchecked(ids[f * 3 + k]), b = unchecked(ids[f * 3 + (k + 1) % 3]), c = unchecked(ids[f * 3 + (k + 2) % 3]);
+  const ax = at(pos, first, a, 0), ay = at(pos, first, a, 1), az = at(pos, first, a, 2);
+  let ex = at(pos, first, b, 0) - ax, ey = at(pos, first, b, 1) - ay, ez = at(pos, first, b, 2) - az;
+  const el = Math.sqrt(ex * ex + ey * ey + ez * ez);
+  if (!(el > 0)) return -1;
+  ex /= el; ey /= el; ez /= el;
+  // In-face direction away from the edge, and the face normal (a -> b -> c).
+  let ux = at(pos, first, c, 0) - ax, uy = at(pos, first, c, 1) - ay, uz = at(pos, first, c, 2) - az;
+  let d = ux * ex + uy * ey + uz * ez;
+  ux -= d * ex; uy -= d * ey; uz -= d * ez;
+  let ul = Math.sqrt(ux * ux + uy * uy + uz * uz);
+  if (!(ul > 0)) return -1;
+  ux /= ul; uy /= ul; uz /= ul;
+  const nx = ey * uz - ez * uy, ny = ez * ux - ex * uz, nz = ex * uy - ey * ux;
+  const g = unchecked(faceGroup[f]);
+  let best = -1, bestAngle = Infinity;
+  for (let j = unchecked(vStart[a]), e = unchecked(vStart[a + 1]); j < e; j++) {
+    const h = unchecked(vFaces[j]);
+    if (h == f || unchecked(faceGroup[h]) != g) continue;
+    // h must run b -> a.
+    let third = -1;
+    for (let m = 0; m < 3; m++) {
+      if (unchecked(ids[h * 3 + m]) == b && unchecked(ids[h * 3 + (m + 1) % 3]) == a) third = unchecked(ids[h * 3 + (m + 2) % 3]);
+    }
+    if (third < 0) continue;
+    let vx = at(pos, first, third, 0) - ax, vy = at(pos, first, third, 1) - ay, vz = at(pos, first, third, 2) - az;
+    d = vx * ex + vy * ey + vz * ez;
+    vx -= d * ex; vy -= d * ey; vz -= d * ez;
+    const vl = Math.sqrt(vx * vx + vy * vy + vz * vz);
+    if (!(vl > 0)) continue;
+    // Angle from u towards -n (into f's solid).
+    let angle = Math.atan2(-(vx * nx + vy * ny + vz * nz) / vl, (vx * ux + vy * uy + vz * uz) / vl);
+    if (angle < 0) angle += 2 * Math.PI;
+    // Float32 corners: faces within 0.06 degrees of each other lie on each other.
+    if (angle < 1e-3) angle = 2 * Math.PI;
+    if (angle < bestAngle) { bestAngle = angle; best = h; }
+  }
+  return best;
 }

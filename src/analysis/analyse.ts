@@ -4,7 +4,7 @@ import { ModelError, type ModelMesh } from '../models/types.js';
 import { UNITS, UNIT_NAMES, roundIn, type Unit } from '../models/units.js';
 import { runMeshEngine, type MeasuredComponent } from './mesh-engine.js';
 import { boxOf, penetration } from './overlap.js';
-import { fixtureVerdict } from './roles.js';
+import { fixtureVerdict, type RoleVerdict } from './roles.js';
 import { partShape, type PartShape } from './shape.js';
 import { AnalysisTimeout, type Advice, type AnalysisOptions, type AnalysisPart, type AnalysisResponse, type Role } from './types.js';
 
@@ -53,6 +53,7 @@ export function analyseModel(mesh: ModelMesh, options: AnalysisOptions, deadline
   engine.faceComp.forEach((comp, f) => { if (comp >= 0) facesList[fill[comp]++] = f; });
   const instances: Instance[] = [];
   let debris = 0;
+  const kept: { ci: number; comp: MeasuredComponent; verdict: RoleVerdict }[] = [];
   for (const [ci, comp] of all.entries()) {
     // Noise: slivers and stray faces an exporter left behind.
     if (comp.triangles < 4 || comp.area < 1 || comp.l < 0.5) {
@@ -60,7 +61,14 @@ export function analyseModel(mesh: ModelMesh, options: AnalysisOptions, deadline
       continue;
     }
     const group = mesh.groups[comp.group];
-    const verdict = fixtureVerdict(comp, group?.name, group?.material);
+    kept.push({ ci, comp, verdict: fixtureVerdict(comp, group?.name, group?.material) });
+  }
+  // The same solid gets the same verdict whatever each copy is named: the surest one.
+  for (const a of kept) {
+    for (const b of kept) if (b.verdict.score > a.verdict.score && sameSolid(a.comp, b.comp)) a.verdict = b.verdict;
+  }
+  for (const { ci, comp, verdict } of kept) {
+    const group = mesh.groups[comp.group];
     const shape = verdict.fixture ? { shaped: false, drill: [], cutouts: [] } : partShape(positions, facesList.subarray(facesStart[ci], facesStart[ci + 1]), comp, options.holesCut);
     instances.push({
       comp, index: instances.length, name: group?.name, material: group?.material,
@@ -173,6 +181,8 @@ export function analyseModel(mesh: ModelMesh, options: AnalysisOptions, deadline
   const diagonal = Math.hypot(size[0], size[1], size[2]);
   const suggestedUnits = suggestUnits(options, sourceUnits, diagonal, instances);
 
+  if (parts.length === 0) advice.push(nothingFound(all.length, debris, diagonal, sourceUnits, options.units));
+
   const count = (role: Role) => instances.filter((i) => i.role === role).length;
   const unrecognised = instances.filter((i) => i.role !== 'fixture' && (!i.comp.planesFound || i.comp.extent - i.comp.t > Math.max(0.5, 0.05 * i.comp.t))).length;
   return {
@@ -209,6 +219,12 @@ function close(a: number, b: number): boolean {
   return Math.abs(a - b) <= SAME_SIZE_MM;
 }
 
+/** Identical geometry up to placement: measurements, triangle count, area and volume. */
+function sameSolid(a: MeasuredComponent, b: MeasuredComponent): boolean {
+  const rel = (x: number, y: number) => Math.abs(x - y) <= 1e-3 * Math.max(x, y) + 1e-6;
+  return a.triangles === b.triangles && close(a.l, b.l) && close(a.w, b.w) && close(a.t, b.t) && rel(a.area, b.area) && rel(a.volume, b.volume);
+}
+
 function sameInstance(a: Instance, b: Instance, mirror: boolean): boolean {
   if (a.role !== b.role || (a.material ?? '') !== (b.material ?? '')) return false;
   if (!close(a.comp.l, b.comp.l) || !close(a.comp.w, b.comp.w) || !close(a.comp.t, b.comp.t)) return false;
@@ -238,13 +254,34 @@ function sameShape(a: PartShape, b: PartShape, l: number, w: number, t: number, 
       const xs = ring.map((p) => (fx ? l - p.x : p.x)), ys = ring.map((p) => (fy ? w - p.y : p.y));
       return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys), -1];
     });
-    return [...holes, ...cuts].sort((p, q) => p[0] - q[0] || p[1] - q[1]);
+    return [...holes, ...cuts];
   };
   const target = signature(b, [false, false, false]);
+  // Matched one to one, not sorted: holes a few µm apart in x (quantized files) sort either way.
+  const same = (m: number[], o: number[]) => m.length === o.length && m.every((v, k) => Math.abs(v - o[k]) <= (k === 3 && m.length === 4 ? 0 : 0.5));
   return poses.some((pose) => {
-    const mine = signature(a, pose);
-    return mine.every((m, i) => m.every((v, k) => Math.abs(v - target[i][k]) <= (k === 3 && m.length === 4 ? 0 : 0.5)));
+    const left = [...target];
+    return signature(a, pose).every((m) => {
+      const i = left.findIndex((o) => same(m, o));
+      if (i >= 0) left.splice(i, 1);
+      return i >= 0;
+    });
   });
+}
+
+/** Why the parts list is empty, and what to try: an empty list never comes back unexplained. */
+function nothingFound(components: number, debris: number, diagonalMm: number, source: Unit, units: Unit): Advice {
+  const across = `${roundIn(diagonalMm / UNITS[units], units)} ${units}`;
+  // The unit that would make the model furniture-sized (0.3 to 10 m across), if another would.
+  const plausible = UNIT_NAMES.filter((u) => u !== source && UNITS[u] > UNITS[source])
+    .find((u) => { const d = diagonalMm * (UNITS[u] / UNITS[source]); return d >= 300 && d <= 10_000; });
+  const hint = plausible ? `; if the model was drawn in ${plausible}, send sourceUnits=${plausible}` : '';
+  return {
+    code: 'no-parts', severity: 'error',
+    message: components === 0
+      ? 'No part found: the model holds no solid with a measurable face'
+      : `No part found: all ${components} solid(s) read as ${source} are slivers or specks (${debris} smaller than 1 mm² or 0.5 mm long; the whole model is ${across} across)${hint}`,
+  };
 }
 
 /** When the blade is an appreciable fraction of the model, name the unit that makes sense of it. */

@@ -86,13 +86,21 @@ function describe(raw: Point[]): Loop {
     const a = raw[(i + raw.length - 1) % raw.length], b = raw[(i + 1) % raw.length];
     return Math.abs((p.x - a.x) * (b.y - a.y) - (p.y - a.y) * (b.x - a.x)) > 1e-6 * Math.hypot(b.x - a.x, b.y - a.y) + 1e-9;
   });
-  let area = 0;
+  // Centre of the enclosed area, not the mean of the corners: a quantized ring loses the odd
+  // corner that falls on a straight run, and the mean of the rest is off centre.
+  let area = 0, sx = 0, sy = 0;
+  const ox = pts[0]?.x ?? 0, oy = pts[0]?.y ?? 0;
   for (let i = 0; i < pts.length; i++) {
     const a = pts[i], b = pts[(i + 1) % pts.length];
-    area += a.x * b.y - b.x * a.y;
+    const ax = a.x - ox, ay = a.y - oy, bx = b.x - ox, by = b.y - oy;
+    const cross = ax * by - bx * ay;
+    area += cross;
+    sx += (ax + bx) * cross;
+    sy += (ay + by) * cross;
   }
+  const meanX = pts.reduce((s, p) => s + p.x, 0) / pts.length, meanY = pts.reduce((s, p) => s + p.y, 0) / pts.length;
+  const cx = Math.abs(area) > 1e-12 ? ox + sx / (3 * area) : meanX, cy = Math.abs(area) > 1e-12 ? oy + sy / (3 * area) : meanY;
   area /= 2;
-  const cx = pts.reduce((s, p) => s + p.x, 0) / pts.length, cy = pts.reduce((s, p) => s + p.y, 0) / pts.length;
   const radii = pts.map((p) => Math.hypot(p.x - cx, p.y - cy));
   const mean = radii.reduce((s, r) => s + r, 0) / radii.length;
   const round = pts.length >= 8 && radii.every((r) => Math.abs(r - mean) <= 0.03 * mean + 1e-3);

@@ -29,11 +29,11 @@ export function readObj(bytes: Uint8Array): ModelMesh {
       const name = rest || '(unnamed)';
       named = true;
       let block = blocks.get(name);
-      if (!block) blocks.set(name, (block = { name, material, tris: [] }));
+      // The material comes from the block's first face: exporters write usemtl after o/g.
+      if (!block) blocks.set(name, (block = { name, tris: [] }));
       current = block;
     } else if (word === 'usemtl') {
       material = rest || undefined;
-      if (!current.material) current.material = material;
     } else if (word === 'f') {
       const p = rest.split(/\s+/);
       need(p.length >= 3, 'OBJ', `line ${lineNo}: a face needs at least 3 vertices`);
@@ -45,7 +45,7 @@ export function readObj(bytes: Uint8Array): ModelMesh {
         need(resolved >= 0 && resolved < count, 'OBJ', `line ${lineNo}: vertex index ${i} refers to no vertex (${count} defined so far)`);
         return resolved;
       });
-      if (!current.material && material) current.material = material;
+      if (current.tris.length === 0) current.material = material;
       for (let k = 1; k + 1 < idx.length; k++) current.tris.push(idx[0], idx[k], idx[k + 1]);
     }
   }

@@ -19,7 +19,7 @@ const stock = (l: number, w: number, extra: Partial<EngineStock> = {}): EngineSt
 function problem(stockRows: EngineStock[], parts: EnginePart[], extra: Partial<GuillotineProblem> = {}): GuillotineProblem {
   return {
     stock: stockRows, parts, kerf: 0, firstCut: 'x', maxPhase: 0, headCuts: false,
-    stockSelection: 'efficiency', strategy: 'efficiency', seed: 1, budgetMs: 4000, placement: 'free', ...extra,
+    stockSelection: 'efficiency', strategy: 'efficiency', seed: 1, budgetMs: 600_000, placement: 'free', ...extra,
   };
 }
 
@@ -143,7 +143,7 @@ describe('free packer', () => {
     for (const seed of [1, 2, 3]) {
       const size = 60;
       const parts = pinwheelPieces(size, seed);
-      const p = problem([stock(0, size, { open: true })], parts, { firstCut: 'y', budgetMs: 4000 });
+      const p = problem([stock(0, size, { open: true })], parts, { firstCut: 'y', budgetMs: 600_000 });
       const sol = solveGuillotine(p, mod);
       expect(check(p, sol)).toEqual([]);
       expect(unplaced(sol)).toBe(0);

