@@ -16,7 +16,6 @@ import { admission, failure, invalid, json, unauthorized } from '../responses.js
 import type { Services } from '../services.js';
 
 export const MAX_MODEL_BYTES = 32 * 1024 * 1024;
-const BUDGET_MS = Number(process.env.KERF_ANALYSIS_BUDGET_MS) || 30_000;
 
 const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])], { error: 'must be true or false (or 1 or 0)' })
   .transform((v) => v === true || v === 'true' || v === '1');
@@ -128,7 +127,7 @@ export async function analysisRoutes(app: FastifyInstance, services: Services) {
         bytes: body,
         filename: q.filename,
         format: q.format,
-        budgetMs: BUDGET_MS,
+        budgetMs: services.config.analysisBudgetMs,
         options: {
           units: q.units as never,
           sourceUnits: q.sourceUnits as never,
@@ -140,7 +139,7 @@ export async function analysisRoutes(app: FastifyInstance, services: Services) {
       });
     } catch (error) {
       if (error instanceof BudgetExceeded) {
-        throw new ApiError(422, `The analysis did not finish within its ${BUDGET_MS / 1000} s time budget: ${error.message}`, { budgetSeconds: BUDGET_MS / 1000, advice: [] });
+        throw new ApiError(422, `The analysis did not finish within its ${services.config.analysisBudgetMs / 1000} s time budget: ${error.message}`, { budgetSeconds: services.config.analysisBudgetMs / 1000, advice: [] });
       }
       requestLog(request).error({ err: error }, 'model analysis crashed');
       throw new ApiError(400, 'The model file could not be read: the reader stopped unexpectedly; check that the file is complete and export it again');
