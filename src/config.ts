@@ -15,6 +15,8 @@ export interface Config {
   jobBudgetMs: number;
   /** Time budget of one model analysis (POST /v1/analyse), in ms. */
   analysisBudgetMs: number;
+  /** KERF_TEST_FAULTS: pool threads run the test-only entry that injects faults (src/pool/fault-worker.ts). */
+  testFaults: boolean;
   /** Extra time past the budget before the pool replaces a runaway worker. */
   abortGraceMs: number;
   /** Most jobs of one account running at once (embedded: in this pool; Redis: across all workers); 0 for no cap. */
@@ -76,6 +78,7 @@ export function loadConfig(env = process.env): Config {
     poolThreads: Math.max(1, int(env, 'KERF_POOL_THREADS', os.availableParallelism())),
     jobBudgetMs: int(env, 'KERF_JOB_BUDGET_MS', 30_000),
     analysisBudgetMs: Math.max(1, int(env, 'KERF_ANALYSIS_BUDGET_MS', 30_000)),
+    testFaults: flag(env.KERF_TEST_FAULTS),
     abortGraceMs: int(env, 'KERF_ABORT_GRACE_MS', 5_000),
     maxAttempts: Math.max(1, int(env, 'KERF_MAX_ATTEMPTS', 3)),
     accountThreads: int(env, 'KERF_ACCOUNT_THREADS', 0),

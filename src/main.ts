@@ -26,7 +26,7 @@ async function main() {
   const servesApi = config.role !== 'worker';
   const runsJobs = config.role !== 'api';
   const metrics = createMetrics();
-  const pool = new EnginePool(config.poolThreads, config.abortGraceMs);
+  const pool = new EnginePool(config.poolThreads, config.abortGraceMs, config.testFaults);
   const mailer = createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, dataDir: config.dataDir, log: log.child({ component: 'mail' }) });
   const publicUrl = config.publicUrl ?? `http://${config.host}:${config.port}`;
   const deliverer = new Deliverer(outbox, accounts, health, mailer, systemClock, log.child({ component: 'webhooks' }), {

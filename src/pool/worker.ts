@@ -4,7 +4,6 @@ import { performance } from 'node:perf_hooks';
 import { runAnalysis } from '../analysis/run.js';
 import { CalculationRefused, calculate } from '../engine/calculate.js';
 import type { CalcRequest } from '../schema/request.js';
-import { injectFault } from './faults.js';
 import type { AnalysisOutcome, AnalysisTask, CalculateTask, TaskOutcome } from './task.js';
 
 export default function run(task: CalculateTask | AnalysisTask): Promise<TaskOutcome | AnalysisOutcome> {
@@ -15,7 +14,6 @@ export default function run(task: CalculateTask | AnalysisTask): Promise<TaskOut
 async function runCalculation(task: CalculateTask): Promise<TaskOutcome> {
   const started = performance.now();
   const request = JSON.parse(task.request) as CalcRequest;
-  injectFault(request.parts[0]?.name, task.attempt);
   try {
     const record = await calculate(request, { jobId: task.jobId, budgetMs: task.budgetMs, minOffcut: task.minOffcut });
     return { ok: true, result: JSON.stringify(record), computeMs: performance.now() - started };
