@@ -9,7 +9,7 @@ import { UNIT_NAMES } from '../../models/units.js';
 import { BudgetExceeded } from '../../pool/pool.js';
 import { analysisResponse } from '../../schema/analysis.js';
 import { caseless } from '../../schema/words.js';
-import { admitCall, authenticate } from '../auth.js';
+import { accountOf, admitCall, authenticate } from '../auth.js';
 import { ApiError } from '../errors.js';
 import { requestLog } from '../request-log.js';
 import { admission, failure, invalid, json, unauthorized } from '../responses.js';
@@ -119,7 +119,7 @@ export async function analysisRoutes(app: FastifyInstance, services: Services) {
     if (body.length === 0) {
       throw new ApiError(400, 'The request body is empty; send the model file itself as the body (Content-Type: application/octet-stream)');
     }
-    const account = request.account!;
+    const account = accountOf(request);
     let outcome;
     try {
       outcome = await services.pool.runAnalysis({
