@@ -17,6 +17,9 @@
 //   BENCH_ENGINE_STRIP_MATCH  regular expression on zero-waste instance names (e.g. ^t for Hopper's guillotine class)
 //   BENCH_ENGINE_VERBOSE=1 one line per instance on stderr
 //   BENCH_ENGINE_EFFORT    engine effort scale, default 0 (run to the limit); 1 = the service default
+//   BENCH_ENGINE_RULE      stop rule: effort (default), stall (the service's default policy, with
+//                          BENCH_ENGINE_LIMIT_MS as its ceiling; use BENCH_ENGINE_EFFORT=1) or
+//                          searchTime (BENCH_ENGINE_LIMIT_MS as saw.options.searchTime, effort 1)
 //   BENCH_ENGINE_DIR       instance root, default /work/shared/bench/instances
 //
 // Default sample (about 6 minutes at 1 s on 2 cores): bin packing n = 100 only (100 of the
@@ -43,6 +46,8 @@ const FULL = process.env.BENCH_ENGINE_FULL === '1';
 const THREADS = Math.max(1, Number(process.env.BENCH_ENGINE_THREADS ?? 2));
 /** Engine effort scale: 0 (default) = run to the limit; 1 = the service's deterministic effort limit. */
 const EFFORT = Number(process.env.BENCH_ENGINE_EFFORT ?? 0);
+/** Stop rule (src/engine/types.ts GuillotineProblem.stopRule); stall and searchTime take LIMIT as their clock and a 30 s budget. */
+const RULE = (process.env.BENCH_ENGINE_RULE ?? 'effort') as NonNullable<GuillotineProblem['stopRule']>;
 /** Override of the bin-packing first cut, only to check the convention ('x' is packingsolver's horizontal). */
 const FIRST_CUT = (process.env.BENCH_ENGINE_FIRSTCUT ?? 'x') as Axis;
 /** Bin-packing variants to run (default the three guillotine ones; 'fr' = free placement, cutType efficiency). */
@@ -130,8 +135,9 @@ function base(over: Partial<GuillotineProblem>): GuillotineProblem {
     stockSelection: 'efficiency',
     strategy: 'efficiency',
     seed: 1,
-    budgetMs: LIMIT,
+    budgetMs: RULE === 'effort' ? LIMIT : 30_000,
     effort: EFFORT,
+    ...(RULE === 'effort' ? {} : { stopRule: RULE, searchMs: LIMIT }),
     ...over,
   };
 }
@@ -370,8 +376,8 @@ function report(tasks: Task[], out: Map<number, Outcome>): void {
   const scope = FULL ? 'all 500' : 'n = 100 (100)';
   if (tasks.some((t) => t.kind === 'bpp')) {
     console.log(`\n### 2D bin packing, Berkey-Wang / Martello-Vigo, ${scope}, ${LIMIT} ms per instance\n`);
-    console.log('| variant | instances | ours (bins) | best known | gap to best known | area bound | gap to bound | packingsolver | ours / packingsolver | mean time to best | unplaced | below best known |');
-    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+    console.log('| variant | instances | ours (bins) | best known | gap to best known | area bound | gap to bound | packingsolver | ours / packingsolver | mean time to best | median / max time | unplaced | below best known |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|---|');
     const variants: [string, string, string][] = [
       ['3nho', 'bks_3nho.csv', '3-stage, first cut horizontal, no rotation'],
       ['3nhr', 'bks_3nhr.csv', '3-stage, first cut horizontal, rotation'],
@@ -389,6 +395,7 @@ function report(tasks: Task[], out: Map<number, Outcome>): void {
       // Fewer bins than the best known on an instance would mean a wrong stage/orientation mapping.
       let below = 0;
       const ttb: number[] = [];
+      const times: number[] = [];
       for (const t of ts) {
         const o = out.get(t.id)!;
         if (o.bins < (bks.get(t.name.slice(tag.length + 1))?.value ?? 0)) below++;
@@ -397,12 +404,14 @@ function report(tasks: Task[], out: Map<number, Outcome>): void {
         unplaced += o.unplaced;
         best += bks.get(t.name.slice(tag.length + 1))?.value ?? NaN;
         ttb.push(o.timeToBestMs);
+        times.push(o.elapsedMs);
       }
+      times.sort((a, b) => a - b);
       // packingsolver anchors: measured here (n = 100, 5 s) or published (all 500, 60 s).
       const ps = tag === '3nho' ? (FULL ? 7266 : 2355) : NaN;
       const psText = Number.isNaN(ps) ? '-' : `${ps} (${FULL ? '2020, 60 s' : 'here, 5 s'})`;
       console.log(
-        `| ${label} | ${ts.length} | ${ours} | ${best} | ${pct(ours, best)} | ${lb} | ${pct(ours, lb)} | ${psText} | ${Number.isNaN(ps) ? '-' : (ours / ps).toFixed(4)} | ${mean(ttb).toFixed(0)} ms | ${unplaced} | ${below} |`,
+        `| ${label} | ${ts.length} | ${ours} | ${best} | ${pct(ours, best)} | ${lb} | ${pct(ours, lb)} | ${psText} | ${Number.isNaN(ps) ? '-' : (ours / ps).toFixed(4)} | ${mean(ttb).toFixed(0)} ms | ${(times[times.length >> 1] ?? 0).toFixed(0)} / ${(times[times.length - 1] ?? 0).toFixed(0)} ms | ${unplaced} | ${below} |`,
       );
     }
     // Per class, 3NHO: where the gap is.
@@ -524,7 +533,7 @@ async function main(): Promise<void> {
   if (SETS.includes('bpp')) tasks.push(...bppTasks());
   tasks.forEach((t, i) => (t.id = i));
   const started = performance.now();
-  console.log(`kerf guillotine engine bench: ${tasks.length} runs, ${LIMIT} ms limit, effort ${EFFORT || 'unlimited'}, ${THREADS} thread(s), ${FULL ? 'full sets' : 'sample'}`);
+  console.log(`kerf guillotine engine bench: ${tasks.length} runs, ${LIMIT} ms limit, effort ${EFFORT || 'unlimited'}, stop rule ${RULE}, ${THREADS} thread(s), ${FULL ? 'full sets' : 'sample'}`);
   const out = new Map<number, Outcome>();
   let next = 0;
   const self = fileURLToPath(import.meta.url);

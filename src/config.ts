@@ -2,6 +2,7 @@
 // single-machine service that `make run` starts.
 import os from 'node:os';
 import path from 'node:path';
+import { DEFAULT_SEARCH_MS } from './engine/search-policy.js';
 
 export interface Config {
   host: string;
@@ -13,10 +14,15 @@ export interface Config {
   poolThreads: number;
   /** Budget of one calculation in milliseconds; the engine returns its best layout by then. */
   jobBudgetMs: number;
-  /** Time budget of one model analysis (POST /v1/analyse), in ms. */
+  /** Time budget of one model analysis (POST /v3/model/analysis), in ms. */
   analysisBudgetMs: number;
   /** KERF_TEST_FAULTS: pool threads run the test-only entry that injects faults (src/pool/fault-worker.ts). */
   testFaults: boolean;
+  /**
+   * Ceiling on a search that runs by the default policy (no saw.options.searchTime): it
+   * stops earlier when it stalls or meets its lower bound, and never passes jobBudgetMs.
+   */
+  defaultSearchMs: number;
   /** Extra time past the budget before the pool replaces a runaway worker. */
   abortGraceMs: number;
   /** Most jobs of one account running at once (embedded: in this pool; Redis: across all workers); 0 for no cap. */
@@ -79,6 +85,7 @@ export function loadConfig(env = process.env): Config {
     jobBudgetMs: int(env, 'KERF_JOB_BUDGET_MS', 30_000),
     analysisBudgetMs: Math.max(1, int(env, 'KERF_ANALYSIS_BUDGET_MS', 30_000)),
     testFaults: flag(env.KERF_TEST_FAULTS),
+    defaultSearchMs: int(env, 'KERF_DEFAULT_SEARCH_MS', DEFAULT_SEARCH_MS),
     abortGraceMs: int(env, 'KERF_ABORT_GRACE_MS', 5_000),
     maxAttempts: Math.max(1, int(env, 'KERF_MAX_ATTEMPTS', 3)),
     accountThreads: int(env, 'KERF_ACCOUNT_THREADS', 0),

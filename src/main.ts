@@ -38,6 +38,7 @@ async function main() {
   const dispatcher = new Dispatcher(jobs, pool, metering, accounts, metrics, log.child({ component: 'dispatcher' }), {
     owner,
     budgetMs: config.jobBudgetMs,
+    defaultSearchMs: config.defaultSearchMs,
     minOffcut: config.minOffcut,
     maxAttempts: config.maxAttempts,
     pollMs: shared ? 100 : undefined,

@@ -60,7 +60,7 @@ export const IDENTITY = I3;
 
 // Panel orientations in a carcass (panel frame: x along l, y along w, z through t).
 const LYING = I3;                                     // l along X, w along Y (depth), t up
-const STANDING_SIDE = mul(rotZ(Math.PI / 2), rotY(-Math.PI / 2)); // t along X, l up (Z), w along Y
+const STANDING_SIDE = [0, 0, -1, 0, 1, 0, 1, 0, 0];    // l up (Z), w along Y (depth), t along -X
 const STANDING_FRONT = rotX(Math.PI / 2);             // l along X, w up, t along -Y
 
 // ---- random helpers ----
@@ -106,7 +106,8 @@ function edgeBores(r: Rand, p: PanelDesign, edges: (0 | 1 | 2 | 3)[], d = 8): vo
   if (p.t < d + 6) return;
   for (const edge of edges) {
     const length = edge < 2 ? p.l : p.w;
-    for (const at of [40, length - 40]) {
+    // Two bores 40 mm from the ends; a narrow edge (under 120 mm) gets the first only.
+    for (const at of length >= 120 ? [40, length - 40] : [40]) {
       if (p.notch && ((edge === 1 && at > p.notch.x0 - 10) || (edge === 3 && at > p.notch.y0 - 10))) continue;
       p.edgeBores.push({ edge, at, z: p.t / 2, d, depth: pick(r, [12, 15, 20, 25]) });
     }
@@ -284,11 +285,11 @@ function carcass(ctx: Ctx, origin: V3): number {
   // Hinge-plate screw holes near the front, on the inside (top face of the left side).
   side.holes.push({ x: 100, y: D - 37 - 20, d: 5, side: 'top', depth: 10 }, { x: H - 100, y: D - 37 - 20, d: 5, side: 'top', depth: 10 });
   const inner = W - 2 * t;
-  const left: Placement = at(STANDING_SIDE, [origin[0], origin[1], origin[2]]);
+  const left: Placement = at(STANDING_SIDE, [origin[0] + t, origin[1], origin[2]]);
   addPanel(ctx, side, left, 'side left');
   // The right side is the mirror image: its drillings face the inside too.
   const right: PanelDesign = { ...side, holes: side.holes.map((h) => ({ ...h, side: h.side === 'top' ? 'bottom' : 'top' })) };
-  addPanel(ctx, right, at(STANDING_SIDE, [origin[0] + W - t, origin[1], origin[2]]), 'side right');
+  addPanel(ctx, right, at(STANDING_SIDE, [origin[0] + W, origin[1], origin[2]]), 'side right');
   const topBottom: PanelDesign = { l: inner, w: D, t, holes: [], edgeBores: [], cutouts: [] };
   edgeBores(r, topBottom, [2, 3]);
   addPanel(ctx, topBottom, at(LYING, [origin[0] + t, origin[1], origin[2]]), 'bottom');

@@ -3,7 +3,7 @@
 
 import { F64Vec } from "../common/arrays";
 
-export const FORMAT_VERSION: i32 = 4;
+export const FORMAT_VERSION: i32 = 5;
 
 // ---- input: header, stock rows, part rows, stock lists, list references (all f64) ----
 export const H_VERSION: i32 = 0;
@@ -29,7 +29,11 @@ export const H_REPEAT: i32 = 14;
  * openers in priority order instead of at the largest and smallest stock types.
  */
 export const H_STRIP: i32 = 15;
-export const HEADER_LEN: i32 = 16;
+/** When the search stops (see run-search.ts): 0 = at the effort limit, 1 = when progress stalls, 2 = at H_SOFT, never before 1 would. */
+export const H_MODE: i32 = 16;
+/** The clock limit of modes 1 and 2 in ms (the operator's ceiling, or the request's searchTime); 0 = H_BUDGET only. */
+export const H_SOFT: i32 = 17;
+export const HEADER_LEN: i32 = 18;
 
 // Stock row: l, w, q, cost, trim l1, l2, w1, w2, grain, reserved.
 export const STOCK_STRIDE: i32 = 10;
@@ -52,7 +56,11 @@ export const O_NPARTS: i32 = 7;
 export const O_GREEDY_SHEETS: i32 = 8;
 export const O_GREEDY_STOCK_AREA: i32 = 9;
 export const O_GREEDY_PLACED: i32 = 10;
-export const OUT_HEADER: i32 = 11;
+/** Why the search stopped: 0 lower bound, 1 stalled, 2 effort limit, 3 H_SOFT's clock, 4 the budget (run-search.ts STOP_*). */
+export const O_STOP: i32 = 11;
+/** Effort spent, in the search's own work unit (fit-index visits; free packer: rectangle scans). */
+export const O_WORK: i32 = 12;
+export const OUT_HEADER: i32 = 13;
 // Then unplaced[nParts], then per sheet: stock row, node count, nodes in pre-order.
 
 // Node: kind, along (cut: 0 x / 1 y) or rot (part), x, y, l, w, part row (type while

@@ -92,6 +92,8 @@ export function encodeSheets(
   lowerBound: i32,
   elapsed: f64,
   greedy: Float64Array,
+  stop: i32,
+  work: f64,
 ): Float64Array {
   const out = new F64Vec(L.OUT_HEADER + inst.nPartRows + 1024);
   const nP = inst.nPartRows;
@@ -153,6 +155,8 @@ export function encodeSheets(
   d[L.O_GREEDY_SHEETS] = greedy[0];
   d[L.O_GREEDY_STOCK_AREA] = greedy[1];
   d[L.O_GREEDY_PLACED] = greedy[2];
+  d[L.O_STOP] = <f64>stop;
+  d[L.O_WORK] = work;
   return out.toArray();
 }
 

@@ -1,12 +1,13 @@
 // Solve driver shared by the guillotine engine (solve.ts) and the free packer (free/solve.ts):
 // one complete greedy solution per component (so a result exists whatever the budget), then
 // the components improved in turn, each with a share of the remaining time and of the
-// deterministic effort, and the result encoded. Only the search and its effort unit differ.
+// deterministic effort, and the result encoded with why the search stopped (the largest
+// STOP_* over the components). Only the search and its effort unit differ.
 
 import { Instance } from "./instance";
 import { componentLowerBound } from "./bounds";
 import { encodeSheets, summarise } from "./output";
-import { SheetSearch } from "./sheet-search";
+import { SheetSearch, STOP_BOUND, STOP_BUDGET } from "./sheet-search";
 import { Budget, now } from "../common/clock";
 
 /** Part of the budget kept back for encoding and the host's decoding. */
@@ -47,6 +48,9 @@ export function runSheetSearch(inst: Instance, makeSearch: SearchFactory, effort
   search.timeToBest = budget.elapsed();
   search.greedy = summarise(search.sheets);
 
+  // The soft deadline (the operator's ceiling or the request's searchTime) never passes the budget's.
+  const soft = inst.softMs > 0 ? Math.min(budget.deadline, budget.start + inst.softMs) : budget.deadline;
+  let stop = search.stoppedByDeadline ? STOP_BUDGET : STOP_BOUND;
   let left: f64 = 0;
   for (let c = 0; c < nC; c++) left += <f64>inst.cInstances[c];
   const total = left;
@@ -54,12 +58,17 @@ export function runSheetSearch(inst: Instance, makeSearch: SearchFactory, effort
     const share = left > 0 ? <f64>inst.cInstances[c] / left : 1.0;
     left -= <f64>inst.cInstances[c];
     const t = now();
-    const deadline = t + Math.max(0.0, budget.deadline - t) * share;
+    const hard = t + Math.max(0.0, budget.deadline - t) * share;
+    const softC = Math.min(hard, t + Math.max(0.0, soft - t) * share);
     const capShare = (effort.cap * <f64>inst.cInstances[c]) / total;
     // effort 0: no deterministic limit (benchmarks with a wall-clock limit); the i64 cast saturates far below.
     const scaled = Math.max(effort.min, Math.min(effort.factor * firstWork[c], capShare)) * inst.effort;
     const limit = inst.effort > 0 ? <i64>Math.min(scaled, 4e18) : i64.MAX_VALUE;
-    search.improve(c, deadline, limit);
+    const why = search.improve(c, softC, hard, limit);
+    if (why > stop) stop = why;
   }
-  return encodeSheets(inst, search.sheets, search.iterations, search.timeToBest, search.stoppedByDeadline, lbTotal, budget.elapsed(), search.greedy);
+  return encodeSheets(
+    inst, search.sheets, search.iterations, search.timeToBest, search.stoppedByDeadline, lbTotal, budget.elapsed(), search.greedy,
+    stop, <f64>search.work(),
+  );
 }

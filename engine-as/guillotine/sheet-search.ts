@@ -15,6 +15,15 @@ import { I32Vec } from "../common/arrays";
 const WASTE_FLOOR: f64 = 0.02;
 /** Minimum effort charged per search step, in the search's own work unit. */
 const STEP_WORK: i64 = 64;
+/** Stop rule 1 ends at this many effort limits even while it still improves (the clock may end it first). */
+const STALL_CAP: i64 = 8;
+
+/** Why a search stopped (output O_STOP): ordered, the run reports the largest over its components. */
+export const STOP_BOUND: i32 = 0;
+export const STOP_STALLED: i32 = 1;
+export const STOP_EFFORT: i32 = 2;
+export const STOP_SOFT: i32 = 3;
+export const STOP_BUDGET: i32 = 4;
 
 export abstract class SheetSearch {
   inst: Instance;
@@ -30,6 +39,9 @@ export abstract class SheetSearch {
   iterations: i64 = 0;
   timeToBest: f64 = 0;
   stoppedByDeadline: bool = false;
+  /** Work done and iterations at the last improvement of the objective (the stall rule's start). */
+  improvedWork: i64 = 0;
+  improvedIter: i64 = 0;
   /** Objective of the greedy start (see output.summarise), set once the first solutions exist. */
   greedy: Float64Array = new Float64Array(3);
 
@@ -79,23 +91,60 @@ export abstract class SheetSearch {
   }
 
   /**
-   * Improves component c until its effort limit, the deadline, or proven optimality. Only
-   * the deadline makes a run depend on the machine.
+   * Improves component c until its stop rule (inst.mode, see run-search.ts) says so and
+   * returns why it stopped (STOP_*). Mode 0 stops at the effort limit; mode 1 goes on past it
+   * while the search still improves, and stops once as much work again as the last
+   * improvement took (at least one limit's worth) found nothing, or at STALL_CAP limits; mode 2 searches until the soft deadline, but never
+   * stops before mode 1 would. Effort is counted in work units, so up to that point a run is
+   * the same on every machine; only the deadlines depend on the clock.
    */
-  improve(c: i32, deadline: f64, workLimit: i64): void {
+  improve(c: i32, soft: f64, hard: f64, workLimit: i64): i32 {
+    const mode = this.inst.mode;
     const w0 = this.work();
+    this.improvedWork = w0;
+    this.improvedIter = this.iterations;
     let steps: i64 = 0;
+    // Mode 2: the point where mode 1 would have stopped has been passed.
+    let pastDefault = false;
     while (!this.provenOptimal(c)) {
       // Every step costs at least STEP_WORK, so moves that find nothing to fit still end.
-      if (this.work() - w0 + steps * STEP_WORK >= workLimit) break;
+      const spent = this.work() - w0 + steps * STEP_WORK;
+      if (mode == 0) {
+        if (spent >= workLimit) return STOP_EFFORT;
+      } else if (!pastDefault) {
+        let why = -1;
+        const quiet = this.work() - this.improvedWork + (this.iterations - this.improvedIter) * STEP_WORK;
+        // Stalled: as much work again as the last improvement took, and at least one effort limit, found nothing.
+        const patience = max<i64>(workLimit, this.improvedWork - w0);
+        if (spent >= workLimit && quiet >= patience) why = STOP_STALLED;
+        else if (workLimit < i64.MAX_VALUE / STALL_CAP && spent >= workLimit * STALL_CAP) why = STOP_EFFORT;
+        if (why >= 0) {
+          if (mode == 1) return why;
+          pastDefault = true;
+        }
+      }
       steps++;
-      if (now() >= deadline) {
+      const t = now();
+      if (t >= hard) {
         this.stoppedByDeadline = true;
-        break;
+        return STOP_BUDGET;
+      }
+      const softApplies = mode != 2 || pastDefault;
+      if (softApplies && t >= soft) {
+        this.stoppedByDeadline = true;
+        return STOP_SOFT;
       }
       this.iterations++;
-      this.step(c, deadline, <i32>steps);
+      this.step(c, softApplies ? soft : hard, <i32>steps);
     }
+    return STOP_BOUND;
+  }
+
+  /** Marks an improvement of the objective itself (not of a tie-break): the stall count restarts. */
+  protected improved(): void {
+    this.timeToBest = this.budget.elapsed();
+    this.improvedWork = this.work();
+    this.improvedIter = this.iterations;
   }
 
   /** Full construction of component c with the current order; null if aborted. */
@@ -133,7 +182,7 @@ export abstract class SheetSearch {
     const cmp = compareObjectives(this.newObj, this.oldObj);
     if (cmp < 0) {
       this.install(c, list);
-      if (cmp >= -3) this.timeToBest = this.budget.elapsed();
+      if (cmp >= -3) this.improved();
     }
   }
 
@@ -298,6 +347,6 @@ export abstract class SheetSearch {
     }
     unchecked((this.unplaced[c] -= this.newObj.count - this.oldObj.count));
     this.sheets[c] = next;
-    if (cmp < 0 && cmp >= -3) this.timeToBest = this.budget.elapsed();
+    if (cmp < 0 && cmp >= -3) this.improved();
   }
 }

@@ -58,9 +58,18 @@ export function analyseModel(mesh: ModelMesh, options: AnalysisOptions, deadline
     const group = mesh.groups[comp.group];
     kept.push({ ci, comp, verdict: fixtureVerdict(comp, group?.name, group?.material) });
   }
-  // The same solid gets the same verdict whatever each copy is named: the surest one.
-  for (const a of kept) {
-    for (const b of kept) if (b.verdict.score > a.verdict.score && sameSolid(a.comp, b.comp)) a.verdict = b.verdict;
+  // The same solid gets the same verdict whatever each copy is named: the surest one. Only
+  // solids of one triangle count can be the same, so they are compared within those buckets.
+  const byTriangles = new Map<number, typeof kept>();
+  for (const k of kept) {
+    const bucket = byTriangles.get(k.comp.triangles);
+    if (bucket) bucket.push(k); else byTriangles.set(k.comp.triangles, [k]);
+  }
+  for (const bucket of byTriangles.values()) {
+    if (bucket.length < 2 || bucket.every((k) => k.verdict.score === bucket[0].verdict.score)) continue;
+    for (const a of bucket) {
+      for (const b of bucket) if (b.verdict.score > a.verdict.score && sameSolid(a.comp, b.comp)) a.verdict = b.verdict;
+    }
   }
   for (const { ci, comp, verdict } of kept) {
     const group = mesh.groups[comp.group];

@@ -126,7 +126,10 @@ function markShelfRows(holes: DrillHole[]): void {
 
 export function partShape(positions: Float32Array, faces: Int32Array, c: MeasuredComponent, holesCut: boolean): PartShape {
   const box = c.l * c.w;
-  const plainBox = Math.abs(c.topArea - box) < 1e-4 * box && Math.abs(c.bottomArea - box) < 1e-4 * box
+  // A plain slab skips the outline reading. The faces must fill the rectangle to within float
+  // noise: a 3 mm hole in a 700 x 580 panel is 7 mm², under a relative 1e-4 of its face.
+  const fill = Math.max(1e-6 * box, 0.05);
+  const plainBox = Math.abs(c.topArea - box) < fill && Math.abs(c.bottomArea - box) < fill
     && Math.abs(c.area - 2 * box - 2 * (c.l + c.w) * c.t) < 1e-4 * c.area;
   if (plainBox) return { shaped: false, drill: [], cutouts: [], outline: rectangle(c.l, c.w), area: box };
 

@@ -3,7 +3,6 @@ import crypto from 'node:crypto';
 import Fastify, { type FastifyReply, type FastifyRequest } from 'fastify';
 import type { Logger } from 'pino';
 import { LIMITS } from '../schema/request.js';
-import { refundRefused } from './auth.js';
 import { registerContract } from './contract.js';
 import { errorBody, handleError } from './errors.js';
 import { accountRoutes } from './routes/account.js';
@@ -30,7 +29,6 @@ export async function buildApp(services: Services, logger: Logger) {
   });
   attachServiceLog(app, logger);
   app.setErrorHandler(handleError);
-  app.addHook('onResponse', refundRefused(services.limiter));
   // Each route gets its own onSend hook knowing its path: it names the request id and counts
   // the answer without reading request.routeOptions, which builds an object on every call.
   app.addHook('onRoute', (route) => {

@@ -16,6 +16,8 @@ declare module 'fastify' {
   }
 }
 
+const BEARER = /^bearer\s/i;
+
 /** The caller's account on a route behind `authenticate` (a 401 if a route forgot the hook). */
 export function accountOf(request: FastifyRequest): Account {
   if (!request.account) throw new ApiError(401, 'Missing API key: send it in the Authorization header');
@@ -27,12 +29,13 @@ export function authenticate(accounts: AccountStore) {
   return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     const header = request.headers.authorization;
     if (!header) return done(new ApiError(401, 'Missing API key: send it in the Authorization header'));
-    if (/^bearer\s/i.test(header)) {
-      return done(new ApiError(401, 'Send the raw API key in the Authorization header, without the "Bearer " prefix'));
-    }
     const key = header.trim();
+    // A known key is the common case: the Bearer check only words the refusal of an unknown one.
     const account = accounts.byApiKey(key);
-    if (!account) return done(new ApiError(401, 'Unknown API key'));
+    if (!account) {
+      if (BEARER.test(header)) return done(new ApiError(401, 'Send the raw API key in the Authorization header, without the "Bearer " prefix'));
+      return done(new ApiError(401, 'Unknown API key'));
+    }
     request.account = account;
     request.apiKey = key;
     done();

@@ -9,7 +9,7 @@ import { completeDocument, documentBase } from '../schema/openapi.js';
 import { fromZod } from './errors.js';
 
 /** A route's querystring and body are parsed by its zod schema; a failure is our 400 body. */
-const validatorCompiler: FastifySchemaCompiler<ZodType> = ({ schema }) => (data) => {
+export const validatorCompiler: FastifySchemaCompiler<ZodType> = ({ schema }) => (data) => {
   const parsed = schema.safeParse(data);
   return parsed.success ? { value: parsed.data } : { error: fromZod(parsed.error, data) };
 };

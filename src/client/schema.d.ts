@@ -174,7 +174,7 @@ export interface components {
                     rotationStep?: number | string;
                     /** @description kerf addition (cutType nesting): parts may also be placed mirrored (flipped over); the result says so in mirrored. Default: false. */
                     mirror?: boolean;
-                    /** @description kerf addition (cutType nesting): seconds to search for a better layout, up to the job budget (30 s unless the service is configured otherwise). Absent: the search stops after a fixed effort, and the same request and seed give the same layout; with searchTime the layout can differ from run to run. */
+                    /** @description Legacy place of saw.options.searchTime (which wins when both are sent). */
                     searchTime?: number | string;
                 };
                 efficiencyOptions?: {
@@ -191,6 +191,8 @@ export interface components {
                     minOffcut?: number | string;
                     /** @description kerf addition: seed of the search; the same request and seed give the same layout. Default: 1. */
                     seed?: number | string;
+                    /** @description kerf addition: seconds to search for a better layout, every stock and cut type, up to the job budget (30 s unless the service is configured otherwise); the search still stops early at a proven lower bound, and never before the default would. Absent: the search goes on while it still improves and stops when it stalls (or at the service's ceiling, 10 s unless configured otherwise), and the same request and seed give the same layout unless it ended by the clock. metadata.engine.stopReason says which. */
+                    searchTime?: number | string;
                     /** @description Legacy place of saw.stockType; saw.stockType wins when both are sent. */
                     stockType?: ("sheet" | "linear" | "roll") | string;
                     /** @description Legacy place of saw.cutType; saw.cutType wins when both are sent. */
@@ -345,6 +347,8 @@ export interface components {
                     stackingMode: "dimensions" | "identical" | "none";
                     minOffcut?: number;
                     seed: number;
+                    /** @description kerf addition: the search time asked for, in seconds (from saw.options or saw.nestingOptions). */
+                    searchTime?: number;
                 } & {
                     [key: string]: unknown;
                 };
@@ -543,6 +547,17 @@ export interface components {
                     elapsedMs: number;
                     timeToBestMs: number;
                     stoppedByDeadline: boolean;
+                    /**
+                     * @description kerf addition: why the search stopped. lower-bound: nothing better can exist; stalled: no improvement for a whole effort limit's worth of work (the default policy); effort: its effort limit; searchTime: the time saw.options.searchTime asked for; ceiling: the service's default search time (KERF_DEFAULT_SEARCH_MS); budget: the job budget. The same request and seed give the same layout when it is lower-bound, stalled or effort.
+                     * @enum {string}
+                     */
+                    stopReason?: "lower-bound" | "stalled" | "effort" | "searchTime" | "ceiling" | "budget";
+                    /** @description kerf addition: work the search did, in the engine's own unit (sheets and rolls: fit-index visits; efficiency: rectangle scans; nesting: evaluations; linear: iterations). Repeatable when stopReason is not a clock. */
+                    effort?: number;
+                    /** @description kerf addition: the bound the search measured itself against (sheets, roll length, bars or cost); lower-bound stops meet it. */
+                    lowerBound?: number;
+                    /** @description kerf addition: the clock limit the search ran under: searchTime, else the service's ceiling, never more than the job budget. */
+                    searchLimitMs?: number;
                     /** @description kerf addition (sheet and roll stock): the greedy start, the first complete layout before the search: its sheets (roll pieces), their stock area (roll: length used x width) and the part area placed. The result never places less part area, and at equal part area never uses more stock area. */
                     greedy?: {
                         sheets: number;

@@ -9,11 +9,14 @@ import { loadEngineModule, solveGuillotine } from './guillotine.js';
 import { toGuillotineProblem } from './problem.js';
 import { linearBars } from './linear.js';
 import { nestParts } from './nesting-runs.js';
+import { searchPlan } from './search-policy.js';
 
 export interface CalculateOptions {
   jobId: number;
   budgetMs: number;
   minOffcut: number;
+  /** The operator's ceiling on the default search (KERF_DEFAULT_SEARCH_MS); absent: search-policy.ts's default. */
+  defaultSearchMs?: number;
 }
 
 /** A calculation that cannot produce a layout; the job fails with this message. */
@@ -22,9 +25,12 @@ export class CalculationRefused extends Error {}
 type Solver = (request: CalcRequest, options: CalculateOptions) => ResultRecord | Promise<ResultRecord>;
 
 function guillotineSheets(request: CalcRequest, options: CalculateOptions): ResultRecord {
+  const plan = searchPlan(request, options.budgetMs, options.defaultSearchMs);
   const mapped = toGuillotineProblem(request, options.budgetMs);
-  const solution = solveGuillotine(mapped.problem, loadEngineModule());
-  return buildRecord(request, mapped, solution, options);
+  const solution = solveGuillotine({ ...mapped.problem, stopRule: plan.rule, searchMs: plan.searchMs }, loadEngineModule());
+  const record = buildRecord(request, mapped, solution, options);
+  record.metadata.engine = { ...record.metadata.engine, lowerBound: solution.lengthBound ?? solution.lowerBound, searchLimitMs: plan.searchMs };
+  return record;
 }
 
 /** Solvers by "<stockType>/<cutType>"; a combination the schema accepts but no solver serves yet is refused. */

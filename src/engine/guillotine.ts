@@ -3,16 +3,17 @@
 // instance (one per task, so memory never outlives the task) and turns the flat answer back
 // into EngineSolution trees. No packing logic lives here: the engine owns the algorithms.
 
-import type { EngineNode, EnginePart, EngineSheet, EngineSolution, GreedyStart, GuillotineProblem } from './types.js';
+import { laterStop, type EngineNode, type EnginePart, type EngineSheet, type EngineSolution, type GreedyStart, type GuillotineProblem, type StopReason } from './types.js';
 import { loadWasm, runFlat } from './wasm.js';
 
 // ---- flat layout; mirrors engine-as/guillotine/layout.ts (change both together) ----
-const FORMAT_VERSION = 4;
-const HEADER_LEN = 16;
+const FORMAT_VERSION = 5;
+const HEADER_LEN = 18;
 const STOCK_STRIDE = 10;
 const PART_STRIDE = 8;
 const LIST_STRIDE = 2;
-const OUT_HEADER = 11;
+const OUT_HEADER = 13;
+const STOP_RULES = { effort: 0, stall: 1, searchTime: 2 } as const;
 const NODE_STRIDE = 8;
 const KIND_CUT = 0;
 const KIND_FREE = 2;
@@ -77,6 +78,8 @@ function encodeProblem(p: GuillotineProblem): Float64Array {
   a[13] = p.effort ?? 1;
   a[14] = (p.repeatPatterns ?? p.strategy === 'time') ? 1 : 0;
   a[15] = p.stripBands ? 1 : 0;
+  a[16] = STOP_RULES[p.stopRule ?? 'effort'];
+  a[17] = p.stopRule && p.stopRule !== 'effort' ? Math.max(0, p.searchMs ?? 0) : 0;
   p.stock.forEach((s, i) => {
     const b = stockBase + i * STOCK_STRIDE;
     a[b] = s.l;
@@ -134,7 +137,13 @@ function decodeTree(out: Float64Array, at: number, dx = 0, dy = 0): { node: Engi
   return { node, next: pos };
 }
 
-function decodeSolution(out: Float64Array, startedAt: number, calledAt: number): EngineSolution {
+/** The engine's STOP_* code (engine-as/guillotine/sheet-search.ts) as a reason; its soft clock is searchTime's or the ceiling's. */
+function stopReason(code: number, rule: GuillotineProblem['stopRule']): StopReason {
+  const soft: StopReason = rule === 'searchTime' ? 'searchTime' : 'ceiling';
+  return (['lower-bound', 'stalled', 'effort', soft, 'budget'] as const)[code] ?? 'budget';
+}
+
+function decodeSolution(out: Float64Array, startedAt: number, calledAt: number, rule: GuillotineProblem['stopRule']): EngineSolution {
   if (out.length < OUT_HEADER || out[0] !== 0) {
     throw new Error(`kerf engine: input rejected (status ${out.length ? out[0] : 'none'})`);
   }
@@ -162,6 +171,8 @@ function decodeSolution(out: Float64Array, startedAt: number, calledAt: number):
       timeToBestMs: out[5]! + offset,
       stoppedByDeadline: out[6] === 1,
       greedy: { sheets: out[8]!, stockArea: out[9]!, placedArea: out[10]! },
+      stopReason: stopReason(out[11]!, rule),
+      effort: out[12]!,
     },
   };
 }
@@ -184,7 +195,7 @@ function solveOnce(problem: GuillotineProblem, module: WebAssembly.Module): Engi
   const { out, calledAt } = runFlat<EngineExports>(module, free ? 'free packer' : 'guillotine engine', input, (engine) =>
     free ? engine.solveFree() : engine.solveGuillotine(),
   );
-  return decodeSolution(out, startedAt, calledAt);
+  return decodeSolution(out, startedAt, calledAt, problem.stopRule);
 }
 
 // ---- open-length stock (rolls) ----
@@ -202,14 +213,23 @@ function usedLength(root: EngineNode): number {
   return last ? last.x + last.l - root.x : 0;
 }
 
-function solveOpenLength(problem: GuillotineProblem, module: WebAssembly.Module): EngineSolution {
+function solveOpenLength(asked: GuillotineProblem, module: WebAssembly.Module): EngineSolution {
   const startedAt = performance.now();
+  // Many engine runs share a roll's time, so each keeps the fixed effort; a searchTime becomes
+  // their clock instead (no effort limit), the budget's shares then taken from it.
+  // The default policy's ceiling still caps their clock.
+  const rule = asked.stopRule ?? 'effort';
+  const limitMs = rule !== 'effort' && asked.searchMs !== undefined ? Math.min(asked.budgetMs, asked.searchMs) : asked.budgetMs;
+  const timed = rule === 'searchTime';
+  const problem: GuillotineProblem = { ...asked, stopRule: 'effort', budgetMs: limitMs, ...(timed ? { effort: 0 } : {}) };
+  const clockStop: StopReason = limitMs < asked.budgetMs ? (timed ? 'searchTime' : 'ceiling') : 'budget';
   const deadline = startedAt + problem.budgetMs;
   const left = problem.parts.map((p) => p.q);
   const rolls = problem.stock.map((s, i) => (s.open ? i : -1)).filter((i) => i >= 0);
   const sheets: EngineSheet[] = [];
   let bound = 0;
   let iterations = 0;
+  let effort = 0;
   let timeToBest = 0;
   let stopped = false;
   const greedy: GreedyStart = { sheets: 0, stockArea: 0, placedArea: 0 };
@@ -229,6 +249,7 @@ function solveOpenLength(problem: GuillotineProblem, module: WebAssembly.Module)
     const t0 = performance.now() - startedAt;
     const one = solveRoll(problem, parts, r, Math.max(1, share), module);
     iterations += one.iterations;
+    effort += one.effort;
     stopped ||= one.stopped;
     timeToBest = t0 + one.timeToBest;
     bound += one.bound;
@@ -244,12 +265,17 @@ function solveOpenLength(problem: GuillotineProblem, module: WebAssembly.Module)
       });
     }
   }
+  let used = 0;
+  for (const sh of sheets) used += sh.length! - problem.stock[sh.stock]!.trim.w1 - problem.stock[sh.stock]!.trim.w2;
+  const stopReason: StopReason = left.every((u) => u === 0) && used <= bound + 1e-9
+    ? 'lower-bound'
+    : stopped ? clockStop : 'effort';
   return {
     sheets,
     unplaced: left,
     lowerBound: sheets.length,
     lengthBound: bound,
-    stats: { iterations, elapsedMs: performance.now() - startedAt, timeToBestMs: timeToBest, stoppedByDeadline: stopped, greedy },
+    stats: { iterations, elapsedMs: performance.now() - startedAt, timeToBestMs: timeToBest, stoppedByDeadline: stopped, greedy, stopReason, effort },
   };
 }
 
@@ -258,6 +284,8 @@ interface RollResult {
   unplaced: number[];
   bound: number;
   iterations: number;
+  /** Work of the sheet-search runs (the strip search counts iterations only). */
+  effort: number;
   timeToBest: number;
   stopped: boolean;
   /** The first complete piece (length with trims, part area): the band search's greedy start, else the first probe. */
@@ -306,7 +334,7 @@ function solveRoll(problem: GuillotineProblem, given: EnginePart[], r: number, b
     const stripUsed = complete(strip) ? strip.length! - roll.trim.w1 - roll.trim.w2 : Infinity;
     if (complete(strip) && stripUsed <= strip.lowerBound! + 1e-9 && stripUsed <= cap + 1e-9) {
       const unplaced = strip.unplaced.map((u, i) => u + left[i]!);
-      return { sheet: strip.sheet, unplaced, bound: Math.max(bound, strip.lowerBound!), iterations: strip.iterations, timeToBest: strip.timeToBest, stopped: false, greedy: strip.greedy };
+      return { sheet: strip.sheet, unplaced, bound: Math.max(bound, strip.lowerBound!), iterations: strip.iterations, effort: 0, timeToBest: strip.timeToBest, stopped: false, greedy: strip.greedy };
     }
     // Free placement goes on with free probes only (bands are guillotine).
     if (!free) banded = solveRollBands(problem, parts, r, extent, budgetMs * (unlimited ? BAND_SHARE : BAND_SHARE_STAGED), module);
@@ -334,6 +362,7 @@ function solveRoll(problem: GuillotineProblem, given: EnginePart[], r: number, b
     : best.sheets[0] ? { length: usedLength(best.sheets[0].root) + trims, placedArea: partsArea(best.sheets[0].root) } : undefined;
   let timeToBest = performance.now() - startedAt;
   let iterations = best.stats.iterations + (banded?.iterations ?? 0);
+  let effort = best.stats.effort + (banded?.effort ?? 0);
   let stopped = best.stats.stoppedByDeadline;
   const res = integral ? 1 : Math.max(1e-6, 1e-4 * hi);
   while (placedAll(best) && hi - lo >= res - 1e-9) {
@@ -347,6 +376,7 @@ function solveRoll(problem: GuillotineProblem, given: EnginePart[], r: number, b
     if (mid < lo) mid = lo;
     const sol = probe(mid, left / probesLeft);
     iterations += sol.stats.iterations;
+    effort += sol.stats.effort;
     if (placedAll(sol)) {
       best = sol;
       hi = Math.min(mid, usedLength(sol.sheets[0]!.root));
@@ -357,11 +387,11 @@ function solveRoll(problem: GuillotineProblem, given: EnginePart[], r: number, b
   }
   if (banded?.sheet && Number.isFinite(bandedUsed) && bandedUsed <= (placedAll(best) ? usedLength(best.sheets[0]!.root) : Infinity)) {
     const unplaced = banded.unplaced.map((u, i) => u + left[i]!);
-    return { sheet: banded.sheet, unplaced, bound, iterations, timeToBest: Math.min(timeToBest, banded.timeToBest), stopped: stopped || banded.stopped, greedy };
+    return { sheet: banded.sheet, unplaced, bound, iterations, effort, timeToBest: Math.min(timeToBest, banded.timeToBest), stopped: stopped || banded.stopped, greedy };
   }
   const unplaced = best.unplaced.map((u, i) => u + left[i]!);
   const sh = best.sheets[0];
-  if (!sh) return { unplaced, bound, iterations, timeToBest, stopped, greedy };
+  if (!sh) return { unplaced, bound, iterations, effort, timeToBest, stopped, greedy };
   const used = usedLength(sh.root);
   const root = { ...sh.root, l: used } as EngineNode;
   return {
@@ -369,6 +399,7 @@ function solveRoll(problem: GuillotineProblem, given: EnginePart[], r: number, b
     unplaced,
     bound,
     iterations,
+    effort,
     timeToBest,
     stopped,
     greedy,
@@ -397,6 +428,7 @@ interface BandedRoll {
   length?: number;
   unplaced: number[];
   iterations: number;
+  effort: number;
   timeToBest: number;
   stopped: boolean;
   /** The engine's greedy start as one piece: its bands end to end, not yet shortened. */
@@ -444,6 +476,7 @@ function solveRollBands(
   const g = sol.stats.greedy;
   const stats = {
     iterations: sol.stats.iterations,
+    effort: sol.stats.effort,
     timeToBest: sol.stats.timeToBestMs,
     stopped: sol.stats.stoppedByDeadline,
     // Each bin is its band plus one kerf: the bands end to end, less the last kerf, plus the end trims.
@@ -501,6 +534,7 @@ function solveRollStrip(problem: GuillotineProblem, parts: EnginePart[], r: numb
     length: used + trims,
     unplaced: unplacedOf(parts, root),
     iterations: out[2]!,
+    effort: 0,
     timeToBest: performance.now() - startedAt,
     stopped: false,
     greedy: { length: out[3]! + trims, placedArea: placed },
@@ -560,12 +594,14 @@ function atLengthBound(problem: GuillotineProblem, sol: EngineSolution): boolean
 function solveFreeBest(problem: GuillotineProblem, module: WebAssembly.Module): EngineSolution {
   const startedAt = performance.now();
   const open = problem.stock.some((s) => s.open);
-  const freeProblem = { ...problem, budgetMs: problem.budgetMs * (open ? FREE_SHARE_OPEN : FREE_SHARE) };
+  const share = open ? FREE_SHARE_OPEN : FREE_SHARE;
+  const freeProblem = { ...problem, budgetMs: problem.budgetMs * share, ...(problem.searchMs !== undefined ? { searchMs: problem.searchMs * share } : {}) };
   const free = open ? solveOpenLength(freeProblem, module) : solveOnce(freeProblem, module);
   const left = Math.max(1, problem.budgetMs - (performance.now() - startedAt));
   const secondAt = performance.now() - startedAt;
   // Rolls cut to their length bound cannot be beaten: no guillotine run.
-  const cut = open && atLengthBound(problem, free) ? free : solveGuillotine({ ...problem, placement: 'guillotine', budgetMs: left }, module);
+  const searchLeft = problem.searchMs !== undefined ? { searchMs: Math.max(1, problem.searchMs - secondAt) } : {};
+  const cut = open && atLengthBound(problem, free) ? free : solveGuillotine({ ...problem, placement: 'guillotine', budgetMs: left, ...searchLeft }, module);
   const useFree = compareSolutions(problem, free, cut) <= 0;
   const best = useFree ? free : cut;
   return {
@@ -578,6 +614,8 @@ function solveFreeBest(problem: GuillotineProblem, module: WebAssembly.Module): 
       elapsedMs: performance.now() - startedAt,
       timeToBestMs: useFree ? free.stats.timeToBestMs : secondAt + cut.stats.timeToBestMs,
       stoppedByDeadline: free.stats.stoppedByDeadline || cut.stats.stoppedByDeadline,
+      stopReason: cut === free ? free.stats.stopReason : laterStop(free.stats.stopReason, cut.stats.stopReason),
+      effort: free.stats.effort + (cut === free ? 0 : cut.stats.effort),
       // The free packer's start: the result is at least as good as the free packer's own final layout.
       ...(free.stats.greedy ? { greedy: free.stats.greedy } : {}),
     },

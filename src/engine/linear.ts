@@ -8,6 +8,7 @@ import { buildLinearRecord } from '../result/linear-record.js';
 import { toLinearProblem } from './linear-problem.js';
 import type { LinearGroup, LinearProblem, LinearSolution } from './linear-types.js';
 import { loadWasm, runFlat } from './wasm.js';
+import { clockStop, searchPlan } from './search-policy.js';
 
 export type { LinearGroup, LinearPart, LinearProblem, LinearSolution, LinearStock } from './linear-types.js';
 
@@ -102,8 +103,15 @@ export function solveLinear(problem: LinearProblem, module: WebAssembly.Module):
 }
 
 /** The 'linear/-' solver of the calculation dispatcher: request -> problem -> engine -> record. */
-export function linearBars(request: CalcRequest, options: { jobId: number; budgetMs: number; minOffcut: number }): ResultRecord {
-  const mapped = toLinearProblem(request, options.budgetMs);
+export function linearBars(request: CalcRequest, options: { jobId: number; budgetMs: number; minOffcut: number; defaultSearchMs?: number }): ResultRecord {
+  // The engine searches until its plan is proven optimal or its time is up (searchTime, else the ceiling).
+  const plan = searchPlan(request, options.budgetMs, options.defaultSearchMs);
+  const mapped = toLinearProblem(request, plan.searchMs);
   const solution = solveLinear(mapped.problem, loadLinearModule());
-  return buildLinearRecord(request, mapped, solution, options);
+  const record = buildLinearRecord(request, mapped, solution, options);
+  const stopReason = solution.optimal ? 'lower-bound' : solution.stats.stoppedByDeadline ? clockStop(plan) : 'stalled';
+  record.metadata.engine = {
+    ...record.metadata.engine, stopReason, effort: solution.stats.iterations, lowerBound: solution.lowerBound, searchLimitMs: plan.searchMs,
+  };
+  return record;
 }

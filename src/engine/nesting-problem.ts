@@ -12,11 +12,11 @@ import type { PartIssue } from './problem.js';
 export const SERVICE_EFFORT = 500;
 
 /**
- * The search's limits: the service's effort, or with `searchTime` the clock alone (seconds,
- * within the job's budget).
+ * The search's limits: the service's effort, or with saw.options.searchTime the clock alone
+ * (the caller's budgetMs is then that time; search-policy.ts).
  */
 function searchLimits(searchTime: number | undefined, budgetMs: number, effort: number): { budgetMs: number; effort: number } {
-  return searchTime === undefined ? { budgetMs, effort } : { budgetMs: Math.min(budgetMs, searchTime * 1000), effort: 0 };
+  return searchTime === undefined ? { budgetMs, effort } : { budgetMs, effort: 0 };
 }
 
 export interface MappedNesting {
@@ -131,7 +131,7 @@ export function toNestingProblem(request: CalcRequest, budgetMs: number, effort 
       edge,
       roll,
       seed: saw.options.seed,
-      ...searchLimits(nesting.searchTime, budgetMs, effort),
+      ...searchLimits(saw.options.searchTime, budgetMs, effort),
     },
   };
 }

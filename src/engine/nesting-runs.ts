@@ -10,6 +10,7 @@ import type { ResultRecord } from '../schema/result.js';
 import { buildNestingRecord } from '../result/nesting-record.js';
 import { loadNestingModule, solveNesting, type NestingProblem, type NestingSolution } from './nesting.js';
 import { toNestingProblem } from './nesting-problem.js';
+import { clockStop, searchPlan } from './search-policy.js';
 
 /** Searches per roll job (sheet jobs run one: their effort-limited search ends in well under a second). */
 export const ROLL_RUNS = 2;
@@ -90,8 +91,14 @@ export async function solveNestingRuns(problem: NestingProblem): Promise<Nesting
 }
 
 /** The 'sheet/nesting' and 'roll/nesting' solver of the calculation dispatcher: request -> problem -> runs -> record. */
-export async function nestParts(request: CalcRequest, options: { jobId: number; budgetMs: number; minOffcut: number }): Promise<ResultRecord> {
-  const mapped = toNestingProblem(request, options.budgetMs);
+export async function nestParts(request: CalcRequest, options: { jobId: number; budgetMs: number; minOffcut: number; defaultSearchMs?: number }): Promise<ResultRecord> {
+  // Without searchTime the search stops at its fixed effort (or the ceiling); with it, by the clock alone.
+  const plan = searchPlan(request, options.budgetMs, options.defaultSearchMs);
+  const mapped = toNestingProblem(request, plan.searchMs);
   const solution = await solveNestingRuns(mapped.problem);
-  return buildNestingRecord(request, mapped, solution, options);
+  const record = buildNestingRecord(request, mapped, solution, options);
+  // With searchTime the search has no effort limit: ending before the clock, it ran out of anything to try.
+  const stopReason = solution.stats.stoppedByDeadline ? clockStop(plan) : plan.rule === 'searchTime' ? 'lower-bound' : 'effort';
+  record.metadata.engine = { ...record.metadata.engine, stopReason, effort: solution.stats.iterations, searchLimitMs: plan.searchMs };
+  return record;
 }

@@ -61,6 +61,17 @@ export interface GuillotineProblem {
    */
   effort?: number;
   /**
+   * When the search stops (optional, default 'effort'), besides at the lower bound and at
+   * budgetMs: 'effort' at the effort limit; 'stall' goes on past it while the search still
+   * improves and stops when a whole effort limit's worth of work found nothing, or at
+   * searchMs; 'searchTime' searches until searchMs, never stopping before 'stall' would.
+   * Effort is counted in work units: a search that ends by effort or stall is the same on
+   * every machine (engine-as/guillotine/sheet-search.ts).
+   */
+  stopRule?: 'effort' | 'stall' | 'searchTime';
+  /** Clock limit of stopRule 'stall' and 'searchTime' in ms (capped at budgetMs); absent: budgetMs. */
+  searchMs?: number;
+  /**
    * Repeat each sheet pattern while the remaining demand and stock allow (optional; default
    * true for strategy 'time', else false). Identical sheets fold into one stacked entry: fewer
    * distinct patterns to set up, and books on a beam saw.
@@ -121,7 +132,29 @@ export interface EngineSolution {
   lowerBound: number;
   /** Open-length stock only: kerf-inflated area bound on the used length (trims excluded). */
   lengthBound?: number;
-  stats: { iterations: number; elapsedMs: number; timeToBestMs: number; stoppedByDeadline: boolean; greedy?: GreedyStart };
+  stats: {
+    iterations: number; elapsedMs: number; timeToBestMs: number; stoppedByDeadline: boolean; greedy?: GreedyStart;
+    /** Why the search stopped (see StopReason). */
+    stopReason: StopReason;
+    /** Effort spent, in the engine's work unit (fit-index visits; free packer: rectangle scans). */
+    effort: number;
+  };
+}
+
+/**
+ * Why an engine stopped searching: 'lower-bound' (nothing better can exist), 'stalled' (no
+ * improvement for a whole effort limit's worth of work), 'effort' (its effort limit),
+ * 'searchTime' (the time the request asked for), 'ceiling' (the operator's default search
+ * time, KERF_DEFAULT_SEARCH_MS), 'budget' (the job budget). The first three do not depend on
+ * the clock: the same request and seed then give the same layout.
+ */
+export type StopReason = 'lower-bound' | 'stalled' | 'effort' | 'searchTime' | 'ceiling' | 'budget';
+
+const STOP_ORDER: readonly StopReason[] = ['lower-bound', 'stalled', 'effort', 'ceiling', 'searchTime', 'budget'];
+
+/** The reason of a search made of several, which says the most about the result: the clock's over effort's over the bound's. */
+export function laterStop(a: StopReason, b: StopReason): StopReason {
+  return STOP_ORDER.indexOf(a) >= STOP_ORDER.indexOf(b) ? a : b;
 }
 
 /**

@@ -13,6 +13,8 @@ import type { ClaimedJob, JobStore } from '../storage/jobs/store.js';
 export interface DispatcherOptions {
   owner: string;
   budgetMs: number;
+  /** Ceiling on the default search (KERF_DEFAULT_SEARCH_MS); absent: the engine facades' default. */
+  defaultSearchMs?: number;
   minOffcut: number;
   maxAttempts: number;
   pollMs?: number;
@@ -84,6 +86,7 @@ export class Dispatcher {
         attempt: job.attempt,
         request: job.request,
         budgetMs: this.options.budgetMs,
+        ...(this.options.defaultSearchMs !== undefined ? { defaultSearchMs: this.options.defaultSearchMs } : {}),
         minOffcut: this.options.minOffcut,
       });
       const written = outcome.ok

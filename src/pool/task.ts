@@ -8,6 +8,8 @@ export interface CalculateTask {
   /** Canonical request JSON (as stored with the job). */
   request: string;
   budgetMs: number;
+  /** Ceiling on the default search (KERF_DEFAULT_SEARCH_MS). */
+  defaultSearchMs?: number;
   minOffcut: number;
 }
 

@@ -15,7 +15,7 @@ async function runCalculation(task: CalculateTask): Promise<TaskOutcome> {
   const started = performance.now();
   const request = JSON.parse(task.request) as CalcRequest;
   try {
-    const record = await calculate(request, { jobId: task.jobId, budgetMs: task.budgetMs, minOffcut: task.minOffcut });
+    const record = await calculate(request, { jobId: task.jobId, budgetMs: task.budgetMs, minOffcut: task.minOffcut, defaultSearchMs: task.defaultSearchMs });
     return { ok: true, result: JSON.stringify(record), computeMs: performance.now() - started };
   } catch (error) {
     if (error instanceof CalculationRefused) return { ok: false, message: error.message, computeMs: performance.now() - started };

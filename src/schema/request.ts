@@ -31,6 +31,8 @@ export function sides<T extends z.ZodType>(value: T) {
 const trim = sides(nonNegativeNumber)
   .describe('Trim cut inward from each edge: l1 bottom, l2 top, w1 left, w2 right (linear: l1 the start, l2 the far end).');
 
+const searchTime = numeric(z.number().positive('must be greater than 0').max(3600, 'must be at most 3600 seconds'));
+
 const guillotineOptions = z.object({
   strategy: caseless(['efficiency', 'time']).prefault('efficiency'),
   maxPhase: numeric(z.number().int('must be a whole number').nonnegative('must not be negative').max(10, 'must be at most 10')).prefault(0)
@@ -45,8 +47,7 @@ const nestingOptions = z.object({
     .describe('kerf addition (cutType nesting): angle step in degrees tried with freeRotation.'),
   mirror: z.boolean().default(false)
     .describe('kerf addition (cutType nesting): parts may also be placed mirrored (flipped over); the result says so in mirrored.'),
-  searchTime: numeric(z.number().positive('must be greater than 0').max(3600, 'must be at most 3600 seconds')).optional()
-    .describe('kerf addition (cutType nesting): seconds to search for a better layout, up to the job budget (30 s unless the service is configured otherwise). Absent: the search stops after a fixed effort, and the same request and seed give the same layout; with searchTime the layout can differ from run to run.'),
+  searchTime: searchTime.optional().describe('Legacy place of saw.options.searchTime (which wins when both are sent).'),
 }).describe('kerf addition: true-shape nesting settings.');
 
 /** Saw fields that legacy clients may also send under saw.options (see request-rules.ts). */
@@ -72,6 +73,8 @@ const sawOptions = z.object({
   minOffcut: nonNegativeNumber.optional()
     .describe('kerf addition: smallest leftover (each side, request units) reported as an offcut.'),
   seed: nonNegativeInt.prefault(1).describe('kerf addition: seed of the search; the same request and seed give the same layout.'),
+  searchTime: searchTime.optional()
+    .describe('kerf addition: seconds to search for a better layout, every stock and cut type, up to the job budget (30 s unless the service is configured otherwise); the search still stops early at a proven lower bound, and never before the default would. Absent: the search goes on while it still improves and stops when it stalls (or at the service\'s ceiling, 10 s unless configured otherwise), and the same request and seed give the same layout unless it ended by the clock. metadata.engine.stopReason says which.'),
   ...legacySawFields,
 });
 
@@ -193,7 +196,7 @@ export interface CalcRequest {
     stackHeight: number;
     guillotineOptions: { strategy: 'efficiency' | 'time'; maxPhase: number; headCuts: boolean };
     nestingOptions?: { freeRotation: boolean; rotationStep: number; mirror: boolean; searchTime?: number };
-    options: { stockSelection: 'efficiency' | 'smallest'; minSpacing: number; stackingMode: 'dimensions' | 'identical' | 'none'; minOffcut?: number; seed: number };
+    options: { stockSelection: 'efficiency' | 'smallest'; minSpacing: number; stackingMode: 'dimensions' | 'identical' | 'none'; minOffcut?: number; seed: number; searchTime?: number };
   };
   stock: CalcStock[];
   parts: CalcPart[];
@@ -266,6 +269,9 @@ export function normalizeRequest(input: Parsed): { request: CalcRequest } | { is
 
   if (issues.length) return { issues };
   const options = withoutSawFields(s.options ?? sawOptions.parse({}));
+  // nestingOptions.searchTime was its first place: an alias now, saw.options wins.
+  const searchTime = options.searchTime ?? s.nestingOptions?.searchTime;
+  if (searchTime !== undefined) options.searchTime = searchTime;
   return {
     request: {
       saw: {

@@ -142,6 +142,11 @@ export const resultMetadata = z.object({
     elapsedMs: z.number(),
     timeToBestMs: z.number(),
     stoppedByDeadline: z.boolean(),
+    stopReason: z.enum(['lower-bound', 'stalled', 'effort', 'searchTime', 'ceiling', 'budget']).optional()
+      .describe('kerf addition: why the search stopped. lower-bound: nothing better can exist; stalled: no improvement for a whole effort limit\'s worth of work (the default policy); effort: its effort limit; searchTime: the time saw.options.searchTime asked for; ceiling: the service\'s default search time (KERF_DEFAULT_SEARCH_MS); budget: the job budget. The same request and seed give the same layout when it is lower-bound, stalled or effort.'),
+    effort: z.number().optional().describe('kerf addition: work the search did, in the engine\'s own unit (sheets and rolls: fit-index visits; efficiency: rectangle scans; nesting: evaluations; linear: iterations). Repeatable when stopReason is not a clock.'),
+    lowerBound: z.number().optional().describe('kerf addition: the bound the search measured itself against (sheets, roll length, bars or cost); lower-bound stops meet it.'),
+    searchLimitMs: z.number().optional().describe('kerf addition: the clock limit the search ran under: searchTime, else the service\'s ceiling, never more than the job budget.'),
     greedy: z
       .object({ sheets: z.number(), stockArea: z.number(), placedArea: z.number() })
       .optional()
@@ -173,6 +178,7 @@ export const resultSaw = z.object({
     stackingMode: z.enum(['dimensions', 'identical', 'none']),
     minOffcut: z.number().optional(),
     seed: z.number().int(),
+    searchTime: z.number().optional().describe('kerf addition: the search time asked for, in seconds (from saw.options or saw.nestingOptions).'),
   }),
 }).describe('The saw settings the job ran with: the request\'s, defaults filled in, legacy places and spellings resolved.');
 

@@ -326,7 +326,10 @@ describe('nesting on rolls: a longer search on request', () => {
     const quick = await solve(request());
     const long = await solve(request({ searchTime: 3 }));
     expect(quick.metadata.engine.stoppedByDeadline).toBe(false);
+    expect(quick.metadata.engine.stopReason).toBe('effort');
     expect(long.metadata.engine.stoppedByDeadline).toBe(true);
+    expect(long.metadata.engine.stopReason).toBe('searchTime');
+    expect(long.metadata.engine.searchLimitMs).toBe(3000);
     expect(placed(long)).toHaveLength(12);
   });
 
@@ -335,6 +338,7 @@ describe('nesting on rolls: a longer search on request', () => {
     try {
       const result = await solveChecked(short.url, DEV_KEY, request({ searchTime: 600 }), validateNestingRecord);
       expect(result.metadata.engine.stoppedByDeadline).toBe(true);
+      expect(result.metadata.engine.stopReason).toBe('budget');
       expect(placed(result)).toHaveLength(12);
     } finally {
       await short.stop();
@@ -346,6 +350,9 @@ describe('nesting on rolls: a longer search on request', () => {
       const reply = await post(request({ searchTime }));
       expect(reply.status).toBe(400);
       expect(reply.json.details.issues[0].path).toBe('saw.nestingOptions.searchTime');
+      const canonical = await post({ ...request(), saw: { ...request().saw, options: { searchTime } } });
+      expect(canonical.status).toBe(400);
+      expect(canonical.json.details.issues[0].path).toBe('saw.options.searchTime');
     }
   });
 });

@@ -33,6 +33,8 @@ export async function startServer(options: { dataDir?: string; env?: Record<stri
     // Jobs in tests end at their effort limit (deterministic layouts) whatever the machine's
     // load: the budget is only a backstop, far beyond what any test job needs.
     KERF_JOB_BUDGET_MS: '300000',
+    // The same for the default search policy's clock ceiling: searches end when they stall.
+    KERF_DEFAULT_SEARCH_MS: '300000',
     // The same for model analysis: a STEP import took over 28 s at load 19.
     KERF_ANALYSIS_BUDGET_MS: '300000',
     ...options.env,

@@ -9,7 +9,7 @@ import { UNIT_NAMES } from '../../models/units.js';
 import { BudgetExceeded } from '../../pool/pool.js';
 import { analysisResponse } from '../../schema/analysis.js';
 import { caseless } from '../../schema/words.js';
-import { accountOf, admitCall, authenticate } from '../auth.js';
+import { accountOf, admitCall, authenticate, refundRefused } from '../auth.js';
 import { ApiError } from '../errors.js';
 import { requestLog } from '../request-log.js';
 import { admission, failure, invalid, json, unauthorized } from '../responses.js';
@@ -113,6 +113,7 @@ export async function analysisRoutes(app: FastifyInstance, services: Services) {
     },
     bodyLimit: MAX_MODEL_BYTES,
     onRequest: [authenticate(services.accounts), admitCall(services.limiter, services.metering)],
+    onResponse: refundRefused(services.limiter),
   }, async (request) => {
     const q = request.query;
     const body = request.body;

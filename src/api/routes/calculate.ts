@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LIMITS, calculationRequest, limitViolation, normalizeRequest } from '../../schema/request.js';
 import { jobAccepted } from '../../schema/result.js';
-import { accountOf, admitCall, authenticate } from '../auth.js';
+import { accountOf, admitCall, authenticate, refundRefused } from '../auth.js';
 import { ApiError, validationError } from '../errors.js';
 import { admission, failure, invalid, json, unauthorized } from '../responses.js';
 import type { Services } from '../services.js';
@@ -30,6 +30,8 @@ export async function calculateRoutes(app: FastifyInstance, services: Services) 
     onRequest: authenticate(services.accounts),
     // Admission before validation: a refused body still spends a place in the per-minute rate.
     preValidation: admitCall(services.limiter, services.metering),
+    // Only on the calls that admit: any onResponse hook makes Fastify listen on every response of its routes.
+    onResponse: refundRefused(services.limiter),
   }, async (request) => {
     const overLimit = limitViolation(request.body);
     if (overLimit) throw new ApiError(422, overLimit);
