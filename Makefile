@@ -65,7 +65,7 @@ render-tools:
 render-exports: build chromium fonts render-tools
 	npx vitest run --config test/render/vitest.config.ts
 
-bench: bench-api bench-engine bench-perfect-packing bench-linear bench-analysis bench-nesting bench-scale bench-accounts bench-delivery
+bench: bench-api bench-engine bench-perfect-packing bench-linear bench-analysis bench-nesting bench-scale bench-accounts bench-delivery bench-layout-check
 
 # Each bench-<name> runs bench/<name>.ts (see its file head for the settings):
 #   api       the service's request rate beside a bare Fastify route
@@ -77,6 +77,7 @@ bench: bench-api bench-engine bench-perfect-packing bench-linear bench-analysis 
 #   accounts  accounts over Redis: key lookup cost, issue/revoke propagation, reload time (BENCH_REDIS_URL)
 #   scale     jobs per second over Redis with 1 and 2 worker processes (BENCH_REDIS_URL, BENCH_SCALE_JOBS)
 #   delivery  webhook to a healthy receiver while 0, 1 and 16 receivers hang (BENCH_DELIVERY_SLOW, BENCH_DELIVERY_ROUNDS)
+#   layout-check  the service's own layout check (src/result/check-layout.ts) timed beside its job, per stock and cut type
 # Each run is recorded in bench/results/<name>.json (output, build, machine: bench/record.ts);
 # `make bench-docs` rewrites the docs' marked bench sections from those recordings.
 bench-docs: build

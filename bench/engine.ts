@@ -38,7 +38,7 @@ import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
 import { loadEngineModule, solveGuillotine } from '../src/engine/guillotine.js';
 import type { EnginePart, EngineStock, GuillotineProblem, EngineNode, Axis } from '../src/engine/types.js';
-import { seededRandom } from './seeded.js';
+import { cabinetRows } from './cabinet-jobs.js';
 
 const DIR = process.env.BENCH_ENGINE_DIR ?? '/work/shared/bench/instances';
 const LIMIT = Number(process.env.BENCH_ENGINE_LIMIT_MS ?? 1000);
@@ -264,45 +264,13 @@ function certificate(dir: string): { area: number; plates: number } {
 
 
 /**
- * A kitchen of base and wall cabinets in 18 mm board (sides, bottom and top, shelves, rails,
- * doors, drawer fronts), 100-300 parts, on three stock sizes with 10 mm trims and a 4.4 mm
- * blade, 3 stages, service settings (effort 1, 30 s budget): the job a user waits for.
+ * A kitchen of base and wall cabinets in 18 mm board (bench/cabinet-jobs.ts), 100-300 parts,
+ * on three stock sizes with 10 mm trims and a 4.4 mm blade, 3 stages, service settings
+ * (effort 1, 30 s budget): the job a user waits for.
  */
 function cabinetProblem(seed: number): GuillotineProblem {
-  const r = seededRandom(seed);
-  const widths = [300, 400, 450, 500, 600, 800, 900];
-  const target = 100 + Math.floor(r() * 201);
-  const rows = new Map<string, number>();
-  const add = (l: number, w: number, q = 1) => {
-    const k = `${Math.max(l, w)}x${Math.min(l, w)}`;
-    rows.set(k, (rows.get(k) ?? 0) + q);
-  };
-  let n = 0;
-  while (n < target) {
-    const W = widths[Math.floor(r() * widths.length)]!;
-    const wall = r() < 0.4;
-    const H = wall ? 720 : 780;
-    const D = wall ? 320 : 560;
-    add(H, D, 2);
-    add(W - 36, D, 2);
-    const shelves = wall ? 2 : 1;
-    add(W - 38, D - 40, shelves);
-    add(W - 36, 100, wall ? 0 : 2);
-    const doors = W >= 600 ? 2 : 1;
-    if (!wall && r() < 0.3) {
-      add(W - 4, 140, 1);
-      add(W - 4, 280, 2);
-      n += 3;
-    } else {
-      add(H - 4, W / doors - 4, doors);
-      n += doors;
-    }
-    n += 4 + shelves + (wall ? 0 : 2);
-  }
-  const parts: EnginePart[] = [...rows].map(([k, q]) => {
-    const [l, w] = k.split('x').map(Number) as [number, number];
-    return { l, w, q, rotMask: [3, 3, 3], stock: [0, 1, 2] };
-  });
+  const rows = cabinetRows(seed).rows;
+  const parts: EnginePart[] = rows.map(({ l, w, q }) => ({ l, w, q, rotMask: [3, 3, 3], stock: [0, 1, 2] }));
   const trim = { l1: 10, l2: 10, w1: 10, w2: 10 };
   const stock: EngineStock[] = [
     { l: 2800, w: 2070, q: -1, cost: 45, trim, grain: 0 },

@@ -168,6 +168,8 @@ export class FreeSearch extends SheetSearch {
     this.candCount = ensureI32(this.candCount, ns);
     let late = false;
     let last = -1;
+    // Offcuts first, as in the guillotine constructor (stock-choice.ts).
+    let offcutsLeft = true;
     while (remaining > 0) {
       if (deadline > 0 && now() >= deadline) {
         if (abortable) return false;
@@ -175,10 +177,15 @@ export class FreeSearch extends SheetSearch {
         this.stoppedByDeadline = true;
       }
       let nc = 0;
+      let fromOffcuts = false;
       if (late && last >= 0 && unchecked(avail[last]) != 0) {
         unchecked((this.cand[nc++] = last));
       } else {
-        nc = candidateStocks(inst, s0, ns, avail, this.cand, false);
+        if (offcutsLeft) {
+          nc = candidateStocks(inst, s0, ns, avail, this.cand, false, true);
+          fromOffcuts = nc > 0;
+        }
+        if (nc == 0) nc = candidateStocks(inst, s0, ns, avail, this.cand, false);
       }
       if (nc == 0) break;
       let kept = -1;
@@ -193,6 +200,10 @@ export class FreeSearch extends SheetSearch {
           this.nodes = t;
           kept = j;
         }
+      }
+      if (kept < 0 && fromOffcuts) {
+        offcutsLeft = false;
+        continue;
       }
       if (kept < 0) break;
       let chosen = kept;

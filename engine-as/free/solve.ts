@@ -6,7 +6,7 @@ import { decode, Instance } from "../guillotine/instance";
 import { encodeError } from "../guillotine/output";
 import { Budget } from "../common/clock";
 import { FreeSearch } from "./pack";
-import { setPreferFewCuts } from "../guillotine/solution";
+import { setOffcutTypes, setPreferFewCuts } from "../guillotine/solution";
 import { SheetSearch } from "../guillotine/sheet-search";
 import { EffortScale, runSheetSearch } from "../guillotine/run-search";
 
@@ -21,5 +21,6 @@ export function solveFree(input: Float64Array): Float64Array {
   const inst = decode(input);
   if (inst === null) return encodeError(1);
   setPreferFewCuts(false);
+  setOffcutTypes(inst.sOffcut);
   return runSheetSearch(inst, newSearch, EFFORT);
 }

@@ -82,6 +82,8 @@ export class Constructor {
     this.candCount = ensureI32(this.candCount, ns);
     let last = -1;
     let late = false;
+    // Offcuts first: while one takes a part, only offcuts are candidates (stock-choice.ts).
+    let offcutsLeft = true;
 
     while (remaining > 0) {
       if (deadline > 0 && now() >= deadline) {
@@ -95,6 +97,11 @@ export class Constructor {
         unchecked((this.cand[nc++] = last));
       } else if (inst.strip) {
         nc = this.stripCandidates(seq, n, demand, avail, s0, ns);
+      }
+      let fromOffcuts = false;
+      if (nc == 0 && offcutsLeft) {
+        nc = candidateStocks(inst, s0, ns, avail, this.cand, late, true);
+        fromOffcuts = nc > 0;
       }
       if (nc == 0) nc = candidateStocks(inst, s0, ns, avail, this.cand, late);
       if (nc == 0) break;
@@ -113,6 +120,11 @@ export class Constructor {
           filler.nodes = t;
           kept = j;
         }
+      }
+      if (kept < 0 && fromOffcuts) {
+        // No offcut takes any remaining part, now or later (demand only shrinks): new stock.
+        offcutsLeft = false;
+        continue;
       }
       if (kept < 0) break; // nothing fits any available sheet: the rest is unplaced
 

@@ -73,6 +73,8 @@ export class Instance {
   /** Sheets available, -1 unlimited. */
   sQ: Int32Array = new Int32Array(0);
   sGrain: Int32Array = new Int32Array(0);
+  /** 1: an offcut the shop owns, used before new stock. */
+  sOffcut: Int32Array = new Int32Array(0);
   sRowStart: Int32Array = new Int32Array(1);
   sRows: Int32Array = new Int32Array(0);
   /** Original stock row quantities (-1 unlimited) for assigning sheets back to rows. */
@@ -281,7 +283,7 @@ export function decode(inp: Float64Array): Instance | null {
   inst.nStockRows = nS;
 
   // ---- stock rows ----
-  const SK = 8; // l, w, l1, l2, w1, w2, grain, cost
+  const SK = 9; // l, w, l1, l2, w1, w2, grain, cost, offcut
   const sKeys = new Float64Array(nS * SK);
   const sValid = new Int32Array(nS);
   const sRowQ = new Int32Array(nS);
@@ -312,6 +314,7 @@ export function decode(inp: Float64Array): Instance | null {
     sKeys[k + 5] = w2;
     sKeys[k + 6] = <f64>grain;
     sKeys[k + 7] = cost;
+    sKeys[k + 8] = inp[b + 9] == 1 ? 1 : 0;
     const ok = l > 0 && w > 0 && l - w1 - w2 > 0 && w - l1 - l2 > 0 && q != 0;
     sValid[r] = ok ? 1 : 0;
     if (ok) scale = Math.max(scale, Math.max(l, w));
@@ -414,6 +417,7 @@ export function decode(inp: Float64Array): Instance | null {
   inst.sArea = new Float64Array(nST);
   inst.sQ = new Int32Array(nST);
   inst.sGrain = new Int32Array(nST);
+  inst.sOffcut = new Int32Array(nST);
   inst.sRowStart = new Int32Array(nST + 1);
   inst.sRows = new Int32Array(sOrder.length);
   for (let i = 0; i < sOrder.length; i++) {
@@ -434,6 +438,7 @@ export function decode(inp: Float64Array): Instance | null {
       inst.sGrain[s] = <i32>sKeys[k + 6];
       inst.sCost[s] = sKeys[k + 7];
       inst.sArea[s] = sKeys[k] * sKeys[k + 1];
+      inst.sOffcut[s] = <i32>sKeys[k + 8];
       inst.sQ[s] = q;
     } else {
       const cur = inst.sQ[s];

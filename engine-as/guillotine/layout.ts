@@ -35,7 +35,8 @@ export const H_MODE: i32 = 16;
 export const H_SOFT: i32 = 17;
 export const HEADER_LEN: i32 = 18;
 
-// Stock row: l, w, q, cost, trim l1, l2, w1, w2, grain, reserved.
+// Stock row: l, w, q, cost, trim l1, l2, w1, w2, grain, offcut (1: a leftover the shop owns,
+// filled before new stock; see Objective in solution.ts).
 export const STOCK_STRIDE: i32 = 10;
 // Part row: l, w, q, rotMask[0..2], stock list id, reserved. Parts share stock lists
 // (usually one per material) so 20,000 parts x 1,000 stock rows stays small.

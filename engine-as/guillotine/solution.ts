@@ -1,5 +1,6 @@
 // Solution model: sheets with their cut trees, and the lexicographic objective the search
-// compares: placed part area (more is better), then used sheet area, then cost, then (with
+// compares: placed part area (more is better), then used sheet area of new stock, then that
+// of offcuts (stock the shop already owns, filled first), then cost, then (with
 // strategy 'time') the number of distinct patterns and the number of cuts, then the sum of squared sheet fills (higher = waste
 // concentrated on few sheets, which is what lets a later move empty a sheet entirely).
 
@@ -10,6 +11,17 @@ let preferFewCuts: bool = false;
 
 export function setPreferFewCuts(on: bool): void {
   preferFewCuts = on;
+}
+
+/** Per stock type, 1 for an offcut (set once per run from the instance). */
+let offcutType: Int32Array = new Int32Array(0);
+
+export function setOffcutTypes(types: Int32Array): void {
+  offcutType = types;
+}
+
+@inline function isOffcut(stock: i32): bool {
+  return stock < offcutType.length && unchecked(offcutType[stock]) != 0;
 }
 
 export class Sheet {
@@ -70,7 +82,9 @@ export class Sheet {
 
 export class Objective {
   placed: f64 = 0;
+  /** Sheet area of new stock; offcutArea that of offcuts. */
   area: f64 = 0;
+  offcutArea: f64 = 0;
   cost: f64 = 0;
   f2: f64 = 0;
   count: i32 = 0;
@@ -81,6 +95,7 @@ export class Objective {
   reset(): void {
     this.placed = 0;
     this.area = 0;
+    this.offcutArea = 0;
     this.cost = 0;
     this.f2 = 0;
     this.count = 0;
@@ -90,7 +105,8 @@ export class Objective {
 
   add(s: Sheet): void {
     this.placed += s.placedArea;
-    this.area += s.stockArea;
+    if (isOffcut(s.stock)) this.offcutArea += s.stockArea;
+    else this.area += s.stockArea;
     this.cost += s.cost;
     const f = s.fill();
     this.f2 += f * f;
@@ -105,7 +121,7 @@ export class Objective {
 
 /**
  * Compares a with b. Negative: a is better; positive: b is better; 0: equal. The magnitude
- * tells the deciding level: 1 placed area, 2 sheet area, 3 cost, 4 fill concentration.
+ * tells the deciding level: 1 placed area, 2 sheet area (new stock, then offcuts), 3 cost, 4 fill concentration.
  */
 export function compareObjectives(a: Objective, b: Objective): i32 {
   const tp = 1e-9 * Math.max(1.0, Math.max(a.placed, b.placed));
@@ -114,6 +130,9 @@ export function compareObjectives(a: Objective, b: Objective): i32 {
   const ta = 1e-9 * Math.max(1.0, Math.max(a.area, b.area));
   if (a.area < b.area - ta) return -2;
   if (b.area < a.area - ta) return 2;
+  const to = 1e-9 * Math.max(1.0, Math.max(a.offcutArea, b.offcutArea));
+  if (a.offcutArea < b.offcutArea - to) return -2;
+  if (b.offcutArea < a.offcutArea - to) return 2;
   const tc = 1e-9 * Math.max(1.0, Math.max(a.cost, b.cost));
   if (a.cost < b.cost - tc) return -3;
   if (b.cost < a.cost - tc) return 3;

@@ -5,7 +5,7 @@ import { decode, Instance } from "./instance";
 import { Search } from "./search";
 import { encodeError } from "./output";
 import { Budget } from "../common/clock";
-import { setPreferFewCuts } from "./solution";
+import { setOffcutTypes, setPreferFewCuts } from "./solution";
 import { SheetSearch } from "./sheet-search";
 import { EffortScale, runSheetSearch } from "./run-search";
 
@@ -20,5 +20,6 @@ export function solveGuillotine(input: Float64Array): Float64Array {
   const inst = decode(input);
   if (inst === null) return encodeError(1);
   setPreferFewCuts(inst.timeStrategy);
+  setOffcutTypes(inst.sOffcut);
   return runSheetSearch(inst, newSearch, EFFORT);
 }

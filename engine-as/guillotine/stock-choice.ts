@@ -11,16 +11,22 @@ const CAND_CAP: i32 = 8;
  * Writes the candidate stock types of the component whose stock list is
  * cStocks[s0..s0+ns) (largest first) to `cand` and returns how many: every available type,
  * or the largest and smallest halves of CAND_CAP when there are more; with `firstOnly`,
- * just the first available one (a construction hurrying past its deadline).
+ * just the first available one (a construction hurrying past its deadline). With `offcuts`,
+ * only the available offcut types (the shop's leftovers, filled before new stock), else
+ * only new stock; the caller asks for offcuts first and for new stock once none takes a part.
  */
-export function candidateStocks(inst: Instance, s0: i32, ns: i32, avail: Int32Array, cand: Int32Array, firstOnly: bool): i32 {
+export function candidateStocks(inst: Instance, s0: i32, ns: i32, avail: Int32Array, cand: Int32Array, firstOnly: bool, offcuts: bool = false): i32 {
+  const want = offcuts ? 1 : 0;
   let navail = 0;
-  for (let i = 0; i < ns; i++) if (unchecked(avail[unchecked(inst.cStocks[s0 + i])]) != 0) navail++;
+  for (let i = 0; i < ns; i++) {
+    const s = unchecked(inst.cStocks[s0 + i]);
+    if (unchecked(avail[s]) != 0 && unchecked(inst.sOffcut[s]) == want) navail++;
+  }
   let nc = 0;
   let k = 0;
   for (let i = 0; i < ns; i++) {
     const s = unchecked(inst.cStocks[s0 + i]);
-    if (unchecked(avail[s]) == 0) continue;
+    if (unchecked(avail[s]) == 0 || unchecked(inst.sOffcut[s]) != want) continue;
     if (navail <= CAND_CAP || k < CAND_CAP / 2 || k >= navail - CAND_CAP / 2) unchecked((cand[nc++] = s));
     k++;
     if (firstOnly && nc > 0) break;

@@ -46,6 +46,11 @@ const BEST_FIT_SHARE_GUILLOTINE: f64 = 0.8;
 const TREE_NODE_WORK: f64 = 40;
 /** Output values before the tree. */
 const OUT_HEADER: i32 = 6;
+/**
+ * Deepest nesting of fill() (one level per part placed in a region): the shadow stack holds
+ * 128 KiB (asconfig.json stackSize), and each level takes about 70 bytes of it.
+ */
+const MAX_FILL_DEPTH: i32 = 1000;
 /** Constructions without a shorter strip that end the local search. */
 const STALL_ITERATIONS: i32 = 400;
 /** Chance per iteration of a fresh random setting instead of a perturbed one. */
@@ -75,6 +80,8 @@ class Strip {
   work: f64 = 0;
   placedArea: f64 = 0;
   end: f64 = 0;
+  /** Current nesting of fill(). */
+  depth: i32 = 0;
   /** Part area in the last band built (less is closer to dropping that band). */
   tailArea: f64 = 0;
 
@@ -153,8 +160,21 @@ class Strip {
     return d == dir ? s : s + 1;
   }
 
-  /** Fills region (x, y, a along x, b along y), made by a cut `dir` at `stage`; null = left empty. */
+  /**
+   * Fills region (x, y, a along x, b along y), made by a cut `dir` at `stage`; null = left
+   * empty. Each placed part recurses into its leftovers, so a long band of small parts nests
+   * deeply: past MAX_FILL_DEPTH the rest of the region stays empty (its parts go to the next
+   * band) instead of overflowing the engine's stack.
+   */
   fill(x: f64, y: f64, a: f64, b: f64, dir: i32, stage: i32): Node | null {
+    if (this.depth >= MAX_FILL_DEPTH) return null;
+    this.depth++;
+    const node = this.fillRegion(x, y, a, b, dir, stage);
+    this.depth--;
+    return node;
+  }
+
+  fillRegion(x: f64, y: f64, a: f64, b: f64, dir: i32, stage: i32): Node | null {
     const mp = this.maxPhase;
     const sy = this.stageOf(ALONG_Y, dir, stage);
     const sx = this.stageOf(ALONG_X, dir, stage);

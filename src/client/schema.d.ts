@@ -146,6 +146,14 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** @description true (banded), a band type ("ABS 2"), or { type, thickness }; false, null or "" for none. */
+        Band: boolean | string | number | null | ({
+            type?: string;
+            /** @description Band thickness; with saw.options.deductBanding the part is cut this much smaller on this side. */
+            thickness?: number | string;
+        } & {
+            [key: string]: unknown;
+        });
         CalculationRequest: {
             saw?: {
                 /** @description Default: sheet. */
@@ -193,6 +201,12 @@ export interface components {
                     seed?: number | string;
                     /** @description kerf addition: seconds to search for a better layout, every stock and cut type, up to the job budget (30 s unless the service is configured otherwise); the search still stops early at a proven lower bound, and never before the default would. Absent: the search goes on while it still improves and stops when it stalls (or at the service's ceiling, 10 s unless configured otherwise), and the same request and seed give the same layout unless it ended by the clock. metadata.engine.stopReason says which. */
                     searchTime?: number | string;
+                    /** @description kerf addition: stock rows with offcut true are filled first: the layout places the most parts, then uses the least new (non-offcut) stock, then the least offcut area. false: offcuts count as any other stock. Default: true. */
+                    offcutPriority?: boolean;
+                    /** @description kerf addition: at equal sheet count, the last sheet of each material (material and thickness) is cut so that its leftover is one rectangle as large as possible (guillotine: a strip the full length of the sheet, across the first cuts); on linear stock, the longest remnant. Not for rolls or nesting. Default: false. */
+                    leftover?: boolean;
+                    /** @description kerf addition: cut each part smaller by the thickness of the band on each side (sheet and roll stock, cut types guillotine, beam and efficiency), so that the banded part has the size asked for; the part record then gives that size in finished. Default: false. */
+                    deductBanding?: boolean;
                     /** @description Legacy place of saw.stockType; saw.stockType wins when both are sent. */
                     stockType?: ("sheet" | "linear" | "roll") | string;
                     /** @description Legacy place of saw.cutType; saw.cutType wins when both are sent. */
@@ -247,6 +261,7 @@ export interface components {
                 notes?: string;
                 code?: string;
                 customData?: unknown;
+                /** @description A leftover the shop already owns: filled before new stock (see saw.options.offcutPriority). */
                 offcut?: boolean;
             }[];
             parts: {
@@ -270,20 +285,20 @@ export interface components {
                 };
                 extras?: {
                     banding?: {
-                        /** @description The band on each edge: l1/l2 the long sides, w1/w2 the short ones. */
+                        /** @description The band on each edge: l1/l2 the sides along the part's l, w1/w2 those along its w. Legacy: the sides directly under banding. */
                         sides?: {
-                            l1?: unknown;
-                            l2?: unknown;
-                            w1?: unknown;
-                            w2?: unknown;
+                            l1?: components["schemas"]["Band"];
+                            l2?: components["schemas"]["Band"];
+                            w1?: components["schemas"]["Band"];
+                            w2?: components["schemas"]["Band"];
                             /** @description Legacy name of l1. */
-                            y1?: unknown;
+                            y1?: components["schemas"]["Band"];
                             /** @description Legacy name of l2. */
-                            y2?: unknown;
+                            y2?: components["schemas"]["Band"];
                             /** @description Legacy name of w1. */
-                            x1?: unknown;
+                            x1?: components["schemas"]["Band"];
                             /** @description Legacy name of w2. */
-                            x2?: unknown;
+                            x2?: components["schemas"]["Band"];
                         };
                     } & {
                         [key: string]: unknown;
@@ -291,6 +306,23 @@ export interface components {
                 } & {
                     [key: string]: unknown;
                 };
+                /** @description Legacy place of extras.banding.sides (x/y side names map as for trims); extras.banding.sides wins side by side. */
+                banding?: {
+                    l1?: components["schemas"]["Band"];
+                    l2?: components["schemas"]["Band"];
+                    w1?: components["schemas"]["Band"];
+                    w2?: components["schemas"]["Band"];
+                    /** @description Legacy name of l1. */
+                    y1?: components["schemas"]["Band"];
+                    /** @description Legacy name of l2. */
+                    y2?: components["schemas"]["Band"];
+                    /** @description Legacy name of w1. */
+                    x1?: components["schemas"]["Band"];
+                    /** @description Legacy name of w2. */
+                    x2?: components["schemas"]["Band"];
+                };
+                /** @description Legacy: the band type of the sides given as true. */
+                bandingType?: string;
                 outline?: {
                     x: number;
                     y: number;
@@ -299,6 +331,17 @@ export interface components {
                     x: number;
                     y: number;
                 }[][];
+            }[];
+            groups?: {
+                positions: {
+                    /** @description Index of the part row in parts[]. */
+                    part: number | string;
+                    /** @description Offset of the part's bottom-left corner in the group, along the part's l. */
+                    x: number | string;
+                    y: number | string;
+                }[];
+                /** @description Copies of the group; each takes one instance of each position's part from that part's q. Default: 1. */
+                q?: number | string;
             }[];
             /**
              * Format: uri
@@ -349,6 +392,9 @@ export interface components {
                     seed: number;
                     /** @description kerf addition: the search time asked for, in seconds (from saw.options or saw.nestingOptions). */
                     searchTime?: number;
+                    offcutPriority: boolean;
+                    leftover: boolean;
+                    deductBanding: boolean;
                 } & {
                     [key: string]: unknown;
                 };
@@ -377,6 +423,8 @@ export interface components {
                 customData?: unknown;
                 /** @description How many identical sheets share this pattern. */
                 stack: number;
+                /** @description kerf addition: true when the stock row is an offcut (offcut: true in the request); absent otherwise. */
+                offcut?: boolean;
                 analysis: {
                     /** @description Part area over sheet area, 0..1. */
                     areaEfficiency: number;
@@ -389,6 +437,7 @@ export interface components {
                     /** @description Cuts for all sheets of the entry: per book of `saw.stackHeight` sheets on a beam saw, else per sheet. */
                     stackedNumberOfCuts: number;
                     stackedCutLength: number;
+                    /** @description Length of the banded edges of the parts on one sheet of this entry. */
                     bandingLength: number;
                     finishArea: number;
                     rollLength: number;
@@ -416,6 +465,11 @@ export interface components {
                 extras?: unknown;
                 customData?: unknown;
                 machining?: unknown;
+                /** @description kerf addition, with saw.options.deductBanding: the size asked for, bands included; l and w are then the size cut, less the thickness of the band on each side (w1/w2 off l, l1/l2 off w). */
+                finished?: {
+                    l: number;
+                    w: number;
+                };
                 /** @description kerf addition (cutType nesting): turn in degrees, counter-clockwise, after the mirror image when mirrored. x and y are then where the bounding box of the turned l x w frame starts. */
                 rotation?: number;
                 /** @description kerf addition (cutType nesting): placed as its mirror image (x -> -x in the part frame, before turning). */
@@ -468,6 +522,8 @@ export interface components {
                 stock: {
                     id: string;
                 };
+                /** @description kerf addition: both sides reach minOffcut (saw.options.minOffcut, else the service's default): worth keeping; send it back as a stock row with offcut: true. */
+                addToInventory: boolean;
             }[];
             unusableParts: {
                 /** @description The part row. */
@@ -527,7 +583,9 @@ export interface components {
                         partArea: number;
                     };
                 };
+                /** @description Length of the banded edges of every placed part (l1/l2 are as long as the part's l, w1/w2 as its w, sizes as asked for). */
                 totalBandingLength: number;
+                /** @description totalBandingLength per band type; bands without a type count under "default". */
                 bandingLengthByType: {
                     [key: string]: number;
                 };

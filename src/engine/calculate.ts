@@ -5,6 +5,11 @@ import type { CalcRequest } from '../schema/request.js';
 import type { ResultRecord } from '../schema/result.js';
 import { buildRecord } from '../result/record.js';
 import { settleRecord } from '../result/settle.js';
+import { checkLayout } from '../result/check-layout.js';
+import { addBandingTotals } from '../result/banding.js';
+import { markOffcuts } from '../result/offcuts.js';
+import { gatherLeftovers } from './leftover.js';
+import { addGroupParts, expandGroups } from './groups.js';
 import { loadEngineModule, solveGuillotine } from './guillotine.js';
 import { toGuillotineProblem } from './problem.js';
 import { linearBars } from './linear.js';
@@ -22,12 +27,32 @@ export interface CalculateOptions {
 /** A calculation that cannot produce a layout; the job fails with this message. */
 export class CalculationRefused extends Error {}
 
+/** An engine produced a layout that fails the service's own check (src/result/check-layout.ts): never delivered. */
+export class LayoutRejected extends Error {
+  constructor(readonly violations: string[]) {
+    super(`internal error: the computed layout failed the service's validity check and was not delivered (${violations[0]})`);
+  }
+}
+
 type Solver = (request: CalcRequest, options: CalculateOptions) => ResultRecord | Promise<ResultRecord>;
 
+/** Share of the budget the search keeps when saw.options.leftover asks for one big leftover. */
+const SEARCH_SHARE_WITH_LEFTOVER = 0.85;
+
 function guillotineSheets(request: CalcRequest, options: CalculateOptions): ResultRecord {
-  const plan = searchPlan(request, options.budgetMs, options.defaultSearchMs);
-  const mapped = toGuillotineProblem(request, options.budgetMs);
-  const solution = solveGuillotine({ ...mapped.problem, stopRule: plan.rule, searchMs: plan.searchMs }, loadEngineModule());
+  const leftover = request.saw.options.leftover;
+  const searchBudgetMs = options.budgetMs * (leftover ? SEARCH_SHARE_WITH_LEFTOVER : 1);
+  const plan = searchPlan(request, searchBudgetMs, options.defaultSearchMs);
+  const mapped = toGuillotineProblem(request, searchBudgetMs);
+  const module = loadEngineModule();
+  const shapes = addGroupParts(request, mapped.problem, mapped.blocked);
+  let solution = solveGuillotine({ ...mapped.problem, stopRule: plan.rule, searchMs: plan.searchMs }, module);
+  if (leftover) {
+    // One leftover per material: stock of one material and thickness is one rack.
+    const rack = (row: number) => `${request.stock[row]!.material.trim().toLowerCase()}|${request.stock[row]!.t ?? ''}`;
+    solution = gatherLeftovers(mapped.problem, solution, rack, module, options.budgetMs * (1 - SEARCH_SHARE_WITH_LEFTOVER));
+  }
+  solution = expandGroups(solution, shapes, mapped.problem, request.parts.length);
   const record = buildRecord(request, mapped, solution, options);
   record.metadata.engine = { ...record.metadata.engine, lowerBound: solution.lengthBound ?? solution.lowerBound, searchLimitMs: plan.searchMs };
   return record;
@@ -46,12 +71,18 @@ const SOLVERS: Record<string, Solver> = {
   'roll/nesting': nestParts,
 };
 
-export async function calculate(request: CalcRequest, options: CalculateOptions): Promise<ResultRecord> {
+/** `beforeCheck` sees the record before the layout check (the fault tests' way to break one). */
+export async function calculate(request: CalcRequest, options: CalculateOptions, beforeCheck?: (record: ResultRecord) => void): Promise<ResultRecord> {
   const key = `${request.saw.stockType}/${request.saw.stockType === 'linear' ? '-' : request.saw.cutType}`;
   const solver = SOLVERS[key];
   if (!solver) {
     const what = request.saw.stockType === 'sheet' ? `cutType ${request.saw.cutType}` : `${request.saw.stockType} stock`;
     throw new CalculationRefused(`${what} is not available yet`);
   }
-  return settleRecord(await solver(request, options), request);
+  const solved = await solver(request, options);
+  const record = settleRecord(addBandingTotals(markOffcuts(solved, request, options.minOffcut), request), request);
+  beforeCheck?.(record);
+  const violations = checkLayout(request, record);
+  if (violations.length) throw new LayoutRejected(violations);
+  return record;
 }

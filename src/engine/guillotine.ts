@@ -91,6 +91,7 @@ function encodeProblem(p: GuillotineProblem): Float64Array {
     a[b + 6] = s.trim.w1;
     a[b + 7] = s.trim.w2;
     a[b + 8] = s.grain;
+    a[b + 9] = s.offcut ? 1 : 0;
   });
   p.parts.forEach((part, i) => {
     const b = partBase + i * PART_STRIDE;
@@ -225,7 +226,9 @@ function solveOpenLength(asked: GuillotineProblem, module: WebAssembly.Module): 
   const clockStop: StopReason = limitMs < asked.budgetMs ? (timed ? 'searchTime' : 'ceiling') : 'budget';
   const deadline = startedAt + problem.budgetMs;
   const left = problem.parts.map((p) => p.q);
-  const rolls = problem.stock.map((s, i) => (s.open ? i : -1)).filter((i) => i >= 0);
+  // Offcut rolls (remnants the shop owns) are cut first; otherwise rolls go in row order.
+  const rolls = problem.stock.map((s, i) => (s.open ? i : -1)).filter((i) => i >= 0)
+    .sort((a, b) => Number(problem.stock[b]!.offcut ?? false) - Number(problem.stock[a]!.offcut ?? false));
   const sheets: EngineSheet[] = [];
   let bound = 0;
   let iterations = 0;
@@ -317,6 +320,8 @@ function solveRoll(problem: GuillotineProblem, given: EnginePart[], r: number, b
     area += p.q * (p.l + k) * (p.w + k);
     integral &&= Number.isInteger(p.l) && Number.isInteger(p.w);
   }
+  // Every instance end to end at its shortest extent along the roll, a kerf between each two.
+  const endToEnd = ub - k;
   ub = Math.min(Math.max(ub, 1), cap);
   // Kerf-inflated area bound on the length (see engine-as/guillotine/bounds.ts).
   let lo = Math.min(ub, Math.max(0, area / (Y + k) - k));
@@ -327,6 +332,17 @@ function solveRoll(problem: GuillotineProblem, given: EnginePart[], r: number, b
   let bandedUsed = Infinity;
   const free = problem.placement === 'free';
   if (problem.maxPhase !== 1 || free) {
+    // Proven up front (a blade wider than the parts, say): when no two parts fit side by side
+    // across the roll, no piece is shorter than endToEnd; the first strip of that length is
+    // optimal, so a strip at the smallest effort is tried before any search.
+    if (oneAcross(parts, roll.grain, Y, k) && endToEnd <= cap + 1e-9) {
+      const quick = solveRollStrip({ ...problem, effort: PROVEN_EFFORT }, parts, r, budgetMs, module);
+      const quickUsed = quick?.sheet && quick.unplaced.every((u) => u === 0) ? quick.length! - roll.trim.w1 - roll.trim.w2 : Infinity;
+      if (quick?.sheet && quickUsed <= endToEnd + 1e-9) {
+        const unplaced = quick.unplaced.map((u, i) => u + left[i]!);
+        return { sheet: quick.sheet, unplaced, bound: endToEnd, iterations: quick.iterations, effort: 0, timeToBest: quick.timeToBest, stopped: false, greedy: quick.greedy };
+      }
+    }
     const unlimited = problem.maxPhase === 0;
     const strip = solveRollStrip(problem, parts, r, budgetMs * (free ? FREE_STRIP_SHARE : unlimited ? STRIP_SHARE : STRIP_SHARE_STAGED), module);
     const complete = (b?: BandedRoll): b is BandedRoll => !!b?.sheet && b.unplaced.every((u) => u === 0);
@@ -496,6 +512,26 @@ function solveRollBands(
   const used = at - k - x0;
   const root: EngineNode = { kind: 'cut', along: 'y', x: x0, y: roll.trim.l1, l: used, w: Y, children };
   return { sheet: { stock: r, root, length: used + roll.trim.w1 + roll.trim.w2 }, length: used + roll.trim.w1 + roll.trim.w2, unplaced: sol.unplaced, ...stats };
+}
+
+/** Effort of the strip run that only has to reach a length proven optimal up front (its first strip always finishes). */
+const PROVEN_EFFORT = 0.001;
+
+/**
+ * Whether no two part instances fit side by side across a roll of usable width Y with kerf k,
+ * in any orientation that fits the width: then each stretch of the roll holds one part.
+ */
+function oneAcross(parts: EnginePart[], grain: number, Y: number, k: number): boolean {
+  const narrow: number[] = [];
+  for (const p of parts) {
+    if (p.q <= 0) continue;
+    const m = p.rotMask[grain as 0 | 1 | 2]!;
+    const across = Math.min((m & 1) && p.w <= Y ? p.w : Infinity, (m & 2) && p.l <= Y ? p.l : Infinity);
+    if (!Number.isFinite(across)) continue;
+    for (let c = 0; c < Math.min(p.q, 2); c++) narrow.push(across);
+  }
+  narrow.sort((a, b) => a - b);
+  return narrow.length >= 2 && narrow[0]! + k + narrow[1]! > Y + 1e-9;
 }
 
 // ---- rolls by recursive best fit and backtracking (engine-as/guillotine/strip.ts) ----

@@ -12,6 +12,12 @@ export interface MappedLinear {
   problem: LinearProblem;
   /** Per part row: why no bar can take it (undefined when some bar may). */
   blocked: (PartIssue | undefined)[];
+  /**
+   * Offcuts first: the engine's costs are new stock (bars, or their cost) times `scale`, plus
+   * the usable length of each offcut bar used; the engine's bound divided by `scale` bounds
+   * the new stock. Absent when no offcut row takes part (or offcutPriority is off).
+   */
+  offcutScale?: number;
 }
 
 const sameText = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
@@ -60,16 +66,41 @@ export function toLinearProblem(request: CalcRequest, budgetMs: number): MappedL
     return { l: p.l, q: reason ? 0 : p.q, stock: reason ? [] : fits };
   });
   const byCost = request.stock.some((s) => s.cost > 0);
+  const stock = request.stock.map((s) => ({ usable: Math.max(0, usableLength(s)), q: s.q ?? -1, cost: s.cost }));
+  const offcutScale = request.saw.options.offcutPriority ? offcutWeights(request, stock, parts, byCost) : undefined;
   return {
     blocked,
+    ...(offcutScale ? { offcutScale } : {}),
     problem: {
-      stock: request.stock.map((s) => ({ usable: Math.max(0, usableLength(s)), q: s.q ?? -1, cost: s.cost })),
+      stock,
       parts,
       kerf: request.saw.bladeWidth,
-      objective: byCost ? 'cost' : 'count',
+      objective: byCost || offcutScale ? 'cost' : 'count',
       stockSelection: request.saw.options.stockSelection,
       seed: request.saw.options.seed,
       budgetMs,
     },
   };
+}
+
+/**
+ * Offcuts first on bars, as one cost the engine minimises (its column generation then proves
+ * the order too): each new bar costs its measure (1, or its cost when costs are given) times
+ * a scale larger than all the offcut length there is to use, each offcut bar its usable
+ * length. So the fewest (cheapest) new bars come first and, among those, the least offcut
+ * length. Sets the costs in `stock` and returns the scale, or undefined without offcuts.
+ */
+function offcutWeights(request: CalcRequest, stock: LinearProblem['stock'], parts: LinearProblem['parts'], byCost: boolean): number | undefined {
+  const pieces = parts.reduce((n, p) => n + p.q, 0);
+  const offcutRows = request.stock.filter((s) => s.offcut && parts.some((p) => p.q > 0 && p.stock.includes(s.index)));
+  if (offcutRows.length === 0) return undefined;
+  // At most one bar per piece is ever used, so this is all the offcut length a plan can take.
+  const offcutLength = offcutRows.reduce((sum, s) => sum + stock[s.index]!.usable * Math.min(s.q ?? pieces, pieces), 0);
+  const costs = request.stock.filter((s) => !s.offcut && s.cost > 0).map((s) => s.cost);
+  const step = byCost && costs.length ? Math.min(...costs) : 1;
+  const scale = (offcutLength + 1) / step;
+  request.stock.forEach((s, i) => {
+    stock[i]!.cost = s.offcut ? stock[i]!.usable : (byCost ? s.cost : 1) * scale;
+  });
+  return scale;
 }

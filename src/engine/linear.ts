@@ -6,6 +6,7 @@ import type { CalcRequest } from '../schema/request.js';
 import type { ResultRecord } from '../schema/result.js';
 import { buildLinearRecord } from '../result/linear-record.js';
 import { toLinearProblem } from './linear-problem.js';
+import { longestRemnants } from './linear-leftover.js';
 import type { LinearGroup, LinearProblem, LinearSolution } from './linear-types.js';
 import { loadWasm, runFlat } from './wasm.js';
 import { clockStop, searchPlan } from './search-policy.js';
@@ -107,7 +108,12 @@ export function linearBars(request: CalcRequest, options: { jobId: number; budge
   // The engine searches until its plan is proven optimal or its time is up (searchTime, else the ceiling).
   const plan = searchPlan(request, options.budgetMs, options.defaultSearchMs);
   const mapped = toLinearProblem(request, plan.searchMs);
-  const solution = solveLinear(mapped.problem, loadLinearModule());
+  let solution = solveLinear(mapped.problem, loadLinearModule());
+  if (request.saw.options.leftover) {
+    // One remnant per material, profile and thickness: bars that share a rack.
+    const rack = (row: number) => { const s = request.stock[row]!; return `${s.material.trim().toLowerCase()}|${s.t ?? ''}|${s.w}`; };
+    solution = longestRemnants(mapped.problem, solution, request.parts.map((p) => p.l), rack);
+  }
   const record = buildLinearRecord(request, mapped, solution, options);
   const stopReason = solution.optimal ? 'lower-bound' : solution.stats.stoppedByDeadline ? clockStop(plan) : 'stalled';
   record.metadata.engine = {

@@ -11,7 +11,7 @@ const BOTH = ROT0 | ROT1;
 export interface PartIssue {
   message: string;
   field: string;
-  category: 'part' | 'stock';
+  category: 'part' | 'stock' | 'group';
 }
 
 export interface MappedProblem {
@@ -31,17 +31,20 @@ function compatible(part: CalcPart, stock: CalcStock): boolean {
 
 /** Orientations allowed by the orientation lock alone: the longer side along x ('l') or y ('w'). */
 function lockMask(part: CalcPart): number {
-  if (!part.orientationLock || part.l === part.w) return BOTH;
-  const longIsL = part.l > part.w;
+  // Which side is the longer is a property of the finished part (bands deducted or not).
+  const { l, w } = part.finished ?? part;
+  if (!part.orientationLock || l === w) return BOTH;
+  const longIsL = l > w;
   const longAlongX = part.orientationLock === 'l';
   return longIsL === longAlongX ? ROT0 : ROT1;
 }
 
 /** Orientations that make the part's grain agree with stock grain along x (1) or y (2). */
 function grainMask(part: CalcPart, stockGrain: 0 | 1 | 2): number {
-  if (!part.grain || stockGrain === 0 || part.l === part.w) return BOTH;
+  const { l, w } = part.finished ?? part;
+  if (!part.grain || stockGrain === 0 || l === w) return BOTH;
   // Which of the part's own sides (l or w) carries its grain: 'l' grain runs along the longer side.
-  const grainOnL = (part.grain === 'l') === (part.l >= part.w);
+  const grainOnL = (part.grain === 'l') === (l >= w);
   // At rot 0 the part's l side lies along x.
   const grainAlongXAtRot0 = grainOnL;
   return grainAlongXAtRot0 === (stockGrain === 1) ? ROT0 : ROT1;
@@ -90,6 +93,7 @@ export function toGuillotineProblem(request: CalcRequest, budgetMs: number): Map
     cost: s.cost,
     trim: { ...s.trim },
     grain: stockGrain(s),
+    ...(s.offcut && request.saw.options.offcutPriority ? { offcut: true } : {}),
     // A roll: fixed width, open length (its l caps the length taken).
     ...(request.saw.stockType === 'roll' ? { open: true } : {}),
   }));

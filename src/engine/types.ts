@@ -25,6 +25,11 @@ export interface EngineStock {
    * firstCut 'y'), and the sheet's `length` says how much was used.
    */
   open?: boolean;
+  /**
+   * An offcut the shop owns (optional, default false): filled before new stock. The engine's
+   * objective: placed part area, then new stock area, then offcut area, then cost.
+   */
+  offcut?: boolean;
 }
 
 export interface EnginePart {

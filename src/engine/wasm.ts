@@ -64,7 +64,9 @@ export interface FlatEngine {
  */
 export function runFlat<T extends FlatEngine>(module: WebAssembly.Module, label: string, input: Float64Array, call: (engine: T) => number): { out: Float64Array; calledAt: number; memoryBytes: number } {
   const engine = instantiate<T>(module, label);
-  new Float64Array(engine.memory.buffer, engine.inputPtr(input.length), input.length).set(input);
+  // The allocation may grow memory, which detaches the old buffer: view memory.buffer only after it.
+  const at = engine.inputPtr(input.length);
+  new Float64Array(engine.memory.buffer, at, input.length).set(input);
   const calledAt = performance.now();
   const length = call(engine);
   return { out: new Float64Array(engine.memory.buffer, engine.outputPtr(), length), calledAt, memoryBytes: engine.memory.buffer.byteLength };

@@ -116,7 +116,9 @@ export function renderPtx(record: ExportRecord): string {
   const boardCodes = new Set<string>();
   for (const [row, b] of boards) {
     const s = record.stock.find((x) => rowOf(x.id) === row)!;
-    rec('BOARDS', 1, b.index, uniqueCode(code(s.name) || `B${b.index}`, boardCodes), material(s.material, s.t), s.l, s.w, 99999, b.used, s.cost, 0, s.notes, '', s.grain === 'l' ? 1 : s.grain === 'w' ? 2 : 0, 0, '', '', '', 1);
+    // TYPE 1: an offcut from the shop's rack (request offcut: true), 0 a stock board.
+    rec('BOARDS', 1, b.index, uniqueCode(code(s.name) || `B${b.index}`, boardCodes), material(s.material, s.t), s.l, s.w, 99999, b.used, s.cost, 0, s.notes, '',
+      s.grain === 'l' ? 1 : s.grain === 'w' ? 2 : 0, s.offcut ? 1 : 0, '', '', '', 1);
   }
   const headCuts = (record.saw.guillotineOptions as { headCuts?: boolean } | undefined)?.headCuts ? 1 : 0;
   for (const mat of materials.values()) {

@@ -92,6 +92,8 @@ export class Dispatcher {
       const written = outcome.ok
         ? await this.store.complete(job.id, job.attempt, outcome.result, outcome.computeMs, this.delivery(job, 'job.completed', outcome.result))
         : await this.store.fail(job.id, job.attempt, outcome.message, outcome.computeMs, this.delivery(job, 'job.failed', failedBody(outcome.message)));
+      // The service's own fault (an engine threw): the line names what reproduces it.
+      if (!outcome.ok && outcome.internal) log.error({ message: outcome.message, violations: outcome.violations, ...reproduction(job.request) }, 'job failed: internal error');
       if (written) {
         this.options.onDelivery?.();
         await this.metering.addCompute(job.accountId, outcome.computeMs);
@@ -135,4 +137,15 @@ export class Dispatcher {
 /** The job.failed body; GET /v3/result answers the same plus the version. */
 function failedBody(message: string): string {
   return JSON.stringify({ statusCode: 422, message });
+}
+
+/** What reproduces a job: the hash of its canonical request (stored with the job) and its seed. */
+export function reproduction(request: string): { requestSha256: string; seed: unknown } {
+  let seed: unknown;
+  try {
+    seed = (JSON.parse(request) as { saw?: { options?: { seed?: unknown } } }).saw?.options?.seed;
+  } catch {
+    seed = undefined;
+  }
+  return { requestSha256: crypto.createHash('sha256').update(request).digest('hex'), seed };
 }

@@ -15,8 +15,12 @@ export interface CalculateTask {
 
 export type TaskOutcome =
   | { ok: true; result: string; computeMs: number }
-  /** The calculation itself cannot produce a layout: the job fails with this message. */
-  | { ok: false; message: string; computeMs: number };
+  /**
+   * The calculation itself cannot produce a layout: the job fails with this message at once.
+   * internal: the engine threw or its layout failed the check (violations): a fault of the
+   * service, not of the request; logged as an error with what reproduces it.
+   */
+  | { ok: false; message: string; computeMs: number; internal?: boolean; violations?: string[] };
 
 /** One model file to analyse (POST /v3/model/analysis). */
 export interface AnalysisTask {

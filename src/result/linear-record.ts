@@ -93,7 +93,7 @@ export function buildLinearRecord(request: CalcRequest, mapped: MappedLinear, so
     if (plan.remnant.l > 0 && plan.remnant.l >= minOffcut) {
       offcuts.push({
         id: `${id}.0`, l: round(plan.remnant.l), w: s.w, t: s.t ?? null, x: round(plan.remnant.x), y: 0, q: n,
-        material: s.material, grain: s.grain, stock: { id },
+        material: s.material, grain: s.grain, addToInventory: false /* set by markOffcuts */, stock: { id },
       });
     }
     for (let copy = 0; copy < n; copy++) for (const p of plan.parts) placements[p.row].push({ x: p.x, y: 0, rot: 0, stockId: id });
@@ -128,9 +128,15 @@ export function buildLinearRecord(request: CalcRequest, mapped: MappedLinear, so
 
   const { parts, unusableParts } = listParts(request, placements, mapped.blocked,
     (missing, q) => `not enough stock: ${missing} of ${q} could not be cut from the bars available`);
-  // The objective is bars, or cost when costs are given; the bound is in the same unit.
-  const achieved = mapped.problem.objective === 'cost' ? totals.cost : totals.bars;
-  const lowerBound = Math.floor(solution.lowerBound + 1e-9);
+  // The objective is bars, or cost when costs are given; the bound is in the same unit. With
+  // offcuts first it is of the new stock alone (see offcutWeights).
+  const scale = mapped.offcutScale;
+  const byCost = request.stock.some((s) => s.cost > 0);
+  const newBars = request.stock.filter((s) => s.offcut).length && scale
+    ? stock.filter((s) => s.used && !request.stock[Number.parseInt(s.id, 10)]!.offcut).reduce((sum, s) => sum + (byCost ? s.cost : 1) * s.stack, 0)
+    : undefined;
+  const achieved = newBars ?? (mapped.problem.objective === 'cost' ? totals.cost : totals.bars);
+  const lowerBound = Math.floor((scale ? solution.lowerBound / scale : solution.lowerBound) + 1e-9);
   const offcutArea = offcuts.reduce((sum, o) => sum + o.l * o.w * o.q, 0);
   return {
     jobId: options.jobId,

@@ -158,7 +158,7 @@ export function buildNestingRecord(request: CalcRequest, mapped: MappedNesting, 
       if (st.parts > 0) remnants(region, st.reachX, st.reachY, mapped.problem.gap, roll, minOffcut).forEach((r, k) => {
         offcuts.push({
           id: `${sheetIds[i]}.${k}`, l: round(r.x1 - r.x0), w: round(r.y1 - r.y0), t: s.t ?? null,
-          x: round(r.x0), y: round(r.y0), q: n, material: s.material, grain: s.grain, stock: { id: sheetIds[i] },
+          x: round(r.x0), y: round(r.y0), q: n, material: s.material, grain: s.grain, addToInventory: false /* set by markOffcuts */, stock: { id: sheetIds[i] },
         });
       });
     }

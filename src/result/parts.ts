@@ -36,6 +36,7 @@ export function listParts(
         x: at ? round(at.x) : null, y: at ? round(at.y) : null, rot: at ? at.rot : null,
         added: at !== undefined, stock: at ? { id: at.stockId } : null,
         extras: p.extras, customData: p.customData, machining: p.machining,
+        ...(p.finished ? { finished: { ...p.finished } } : {}),
       });
     }
     const missing = p.q - Math.min(placed.length, p.q);
@@ -52,7 +53,7 @@ export function listParts(
 
 /**
  * The metadata every engine reports the same way, from the request and what it could not place:
- * parts left out, edge banding (not computed yet), drilled holes (hinge holes included) and
+ * parts left out, drilled holes (hinge holes included) and
  * machined corners over every requested instance.
  */
 export function partsMetadata(request: CalcRequest, unusable: UnusablePart[]) {
@@ -64,6 +65,7 @@ export function partsMetadata(request: CalcRequest, unusable: UnusablePart[]) {
   }
   return {
     unplacedParts: unusable.map((u) => ({ id: u.id, count: u.q, name: u.name, l: u.l, w: u.w, t: u.t, material: u.material })),
+    // Filled in by addBandingTotals once the parts are placed.
     totalBandingLength: 0,
     bandingLengthByType: {},
     hasMachining: holes + corners > 0,

@@ -127,7 +127,7 @@ export function buildRecord(request: CalcRequest, mapped: MappedProblem, solutio
           id: `${pattern.id}.${i}`,
           l: round(piece.l), w: round(piece.w), t: s.t ?? null,
           x: round(piece.x), y: round(piece.y), q: pattern.stack,
-          material: s.material, grain: s.grain, stock: { id: pattern.id },
+          material: s.material, grain: s.grain, addToInventory: false /* set by markOffcuts */, stock: { id: pattern.id },
         });
       });
     for (let copy = 0; copy < pattern.stack; copy++) {

@@ -2,10 +2,13 @@
 // field names, legacy spellings included. `calculationRequest` accepts what clients send;
 // `normalizeRequest` turns it into the one canonical form the rest of the service uses.
 import { z } from 'zod';
-import { nonNegativeInt, nonNegativeNumber, numeric, positiveInt, positiveNumber } from './numbers.js';
+import { numeric } from './numbers.js';
+import { RANGES, ranged } from './limits.js';
 import { CUT_TYPES, STOCK_TYPES, SAW_FIELDS_IN_OPTIONS, ruleIssues, rulesJsonSchema, sawChoice, type CutType, type RequestIssue, type StockType } from './request-rules.js';
 import { caseless, direction } from './words.js';
+import { band, bandDeduction, normalizeBanding, type Banding } from './banding.js';
 import { shapeIssues } from './part-shapes.js';
+import { groupIssues } from './group-rules.js';
 
 export type { CutType, RequestIssue, StockType } from './request-rules.js';
 
@@ -13,7 +16,7 @@ export const LIMITS = { partInstances: 20_000, stockRows: 1_000, bodyBytes: 8 * 
 
 // Defaults of fields that transform what they take (numbers as strings, words in any case) are
 // given with .prefault(): its value is an input, so the document can show it.
-const point = z.object({ x: z.number(), y: z.number() });
+const point = z.object({ x: ranged(RANGES.coordinate), y: ranged(RANGES.coordinate) });
 /** http(s), a host, no blanks: the part of the URL check the document can show (with format uri). */
 const HTTP_URL = /^[hH][tT][tT][pP][sS]?:\/\/[^\s/?#]+(?:[/?#]\S*)?$/;
 
@@ -28,7 +31,7 @@ export function sides<T extends z.ZodType>(value: T) {
     .transform((s) => ({ l1: s.l1 ?? s.y1, l2: s.l2 ?? s.y2, w1: s.w1 ?? s.x1, w2: s.w2 ?? s.x2 }));
 }
 
-const trim = sides(nonNegativeNumber)
+const trim = sides(numeric(ranged(RANGES.edge)))
   .describe('Trim cut inward from each edge: l1 bottom, l2 top, w1 left, w2 right (linear: l1 the start, l2 the far end).');
 
 const searchTime = numeric(z.number().positive('must be greater than 0').max(3600, 'must be at most 3600 seconds'));
@@ -43,7 +46,7 @@ const guillotineOptions = z.object({
 const nestingOptions = z.object({
   freeRotation: z.boolean().default(false)
     .describe('kerf addition (cutType nesting): turn parts by any multiple of rotationStep instead of right angles only; grain- or orientation-locked parts still turn by 180 degrees only.'),
-  rotationStep: numeric(z.number().positive('must be greater than 0').max(90, 'must be at most 90')).prefault(15)
+  rotationStep: numeric(ranged(RANGES.rotationStep)).prefault(15)
     .describe('kerf addition (cutType nesting): angle step in degrees tried with freeRotation.'),
   mirror: z.boolean().default(false)
     .describe('kerf addition (cutType nesting): parts may also be placed mirrored (flipped over); the result says so in mirrored.'),
@@ -56,8 +59,8 @@ const sawFields = {
   cutType: caseless(CUT_TYPES).describe('Default: guillotine (linear stock: none).'),
   cutPreference: caseless(['l', 'w'], ['length', 'width', 'efficiency', 'beam'])
     .describe('Direction of the first cuts: l = along the length (parallel to x), w = across. Default: l (roll guillotine: w). Legacy words: length, width; efficiency and beam choose that cutType when cutType is absent.'),
-  bladeWidth: nonNegativeNumber.describe('Kerf: the width a cut removes. Default: 0.'),
-  stackHeight: positiveInt.describe('Sheets a beam saw cuts at once. Default: 100.'),
+  bladeWidth: numeric(ranged(RANGES.gap)).describe('Kerf: the width a cut removes. Default: 0.'),
+  stackHeight: numeric(ranged(RANGES.stackHeight)).describe('Sheets a beam saw cuts at once. Default: 100.'),
   guillotineOptions: guillotineOptions,
 } satisfies Record<(typeof SAW_FIELDS_IN_OPTIONS)[number], z.ZodType>;
 
@@ -68,13 +71,19 @@ const legacySawFields = Object.fromEntries(SAW_FIELDS_IN_OPTIONS.map((field) =>
 
 const sawOptions = z.object({
   stockSelection: caseless(['efficiency', 'smallest']).prefault('efficiency'),
-  minSpacing: nonNegativeNumber.prefault(0),
+  minSpacing: numeric(ranged(RANGES.gap)).prefault(0),
   stackingMode: caseless(['dimensions', 'identical', 'none']).prefault('identical'),
-  minOffcut: nonNegativeNumber.optional()
+  minOffcut: numeric(ranged(RANGES.edge)).optional()
     .describe('kerf addition: smallest leftover (each side, request units) reported as an offcut.'),
-  seed: nonNegativeInt.prefault(1).describe('kerf addition: seed of the search; the same request and seed give the same layout.'),
+  seed: numeric(ranged(RANGES.seed)).prefault(1).describe('kerf addition: seed of the search; the same request and seed give the same layout.'),
   searchTime: searchTime.optional()
     .describe('kerf addition: seconds to search for a better layout, every stock and cut type, up to the job budget (30 s unless the service is configured otherwise); the search still stops early at a proven lower bound, and never before the default would. Absent: the search goes on while it still improves and stops when it stalls (or at the service\'s ceiling, 10 s unless configured otherwise), and the same request and seed give the same layout unless it ended by the clock. metadata.engine.stopReason says which.'),
+  offcutPriority: z.boolean().default(true)
+    .describe('kerf addition: stock rows with offcut true are filled first: the layout places the most parts, then uses the least new (non-offcut) stock, then the least offcut area. false: offcuts count as any other stock.'),
+  leftover: z.boolean().default(false)
+    .describe('kerf addition: at equal sheet count, the last sheet of each material (material and thickness) is cut so that its leftover is one rectangle as large as possible (guillotine: a strip the full length of the sheet, across the first cuts); on linear stock, the longest remnant. Not for rolls or nesting.'),
+  deductBanding: z.boolean().default(false)
+    .describe('kerf addition: cut each part smaller by the thickness of the band on each side (sheet and roll stock, cut types guillotine, beam and efficiency), so that the banded part has the size asked for; the part record then gives that size in finished.'),
   ...legacySawFields,
 });
 
@@ -92,26 +101,27 @@ const saw = z.object({
 
 const stockItem = z.object({
   id: z.union([z.string(), z.number()]).optional(),
-  l: nonNegativeNumber.optional().describe('Length. Required except for roll stock, where 0 or absent means a roll of unlimited length.'),
-  w: positiveNumber.optional().describe('Width. Required except for linear stock (a bar\'s profile width, matched only when the part gives one too).'),
-  t: positiveNumber.optional(),
-  q: nonNegativeInt.optional().describe('Sheets available; absent = as many as needed.'),
+  l: numeric(ranged(RANGES.stockLength)).optional().describe('Length. Required except for roll stock, where 0 or absent means a roll of unlimited length.'),
+  w: numeric(ranged(RANGES.size)).optional().describe('Width. Required except for linear stock (a bar\'s profile width, matched only when the part gives one too).'),
+  t: numeric(ranged(RANGES.size)).optional(),
+  q: numeric(ranged(RANGES.stockQuantity)).optional().describe('Sheets available; absent = as many as needed.'),
   unlimitedQuantity: z.boolean().optional(),
   name: z.string().optional(),
   material: z.string().optional(),
-  cost: nonNegativeNumber.optional(),
+  cost: numeric(ranged(RANGES.cost)).optional(),
   grain: direction(['y']).optional().describe('Grain direction of the sheet: l or w; "" (or absent) for none. Legacy: "y" also means none.'),
   trim: trim.optional(),
   notes: z.string().optional(),
   code: z.string().optional(),
   customData: z.unknown().optional(),
-  offcut: z.boolean().optional(),
+  offcut: z.boolean().optional()
+    .describe('A leftover the shop already owns: filled before new stock (see saw.options.offcutPriority).'),
 });
 
 const partItem = z.object({
-  l: positiveNumber,
-  w: positiveNumber.optional().describe('Width. Required except for linear stock (the profile, matched only when the bar gives one too).'),
-  t: positiveNumber.optional(),
+  l: numeric(ranged(RANGES.size)),
+  w: numeric(ranged(RANGES.size)).optional().describe('Width. Required except for linear stock (the profile, matched only when the bar gives one too).'),
+  t: numeric(ranged(RANGES.size)).optional(),
   // The limit is a 422 from limitViolation (decisions.md section 1); the document shows it as a maximum.
   q: numeric(z.number().int('must be a whole number').positive('must be at least 1').meta({ maximum: LIMITS.partInstances })).prefault(1),
   name: z.string().optional(),
@@ -123,17 +133,31 @@ const partItem = z.object({
   customData: z.unknown().optional(),
   machining: z.looseObject({}).optional(),
   extras: z.looseObject({
-    banding: z.looseObject({ sides: sides(z.unknown()).optional().describe('The band on each edge: l1/l2 the long sides, w1/w2 the short ones.') }).optional(),
+    banding: z.looseObject({
+      sides: sides(band).optional().describe('The band on each edge: l1/l2 the sides along the part\'s l, w1/w2 those along its w. Legacy: the sides directly under banding.'),
+    }).optional(),
   }).optional(),
+  banding: sides(band).optional().describe('Legacy place of extras.banding.sides (x/y side names map as for trims); extras.banding.sides wins side by side.'),
+  bandingType: z.string().optional().describe('Legacy: the band type of the sides given as true.'),
   outline: z.array(point).optional(),
   holes: z.array(z.array(point)).optional(),
 });
+
+const group = z.object({
+  positions: z.array(z.object({
+    part: numeric(z.number().int('must be a whole number').nonnegative('must not be negative')).describe('Index of the part row in parts[].'),
+    x: numeric(ranged(RANGES.edge)).describe('Offset of the part\'s bottom-left corner in the group, along the part\'s l.'),
+    y: numeric(ranged(RANGES.edge)),
+  })).min(1, 'a group needs at least one position'),
+  q: numeric(z.number().int('must be a whole number').positive('must be at least 1').meta({ maximum: LIMITS.partInstances })).prefault(1).describe('Copies of the group; each takes one instance of each position\'s part from that part\'s q.'),
+}).describe('Parts kept together at fixed offsets (matched grain): placed as one rectangle, turned only where every member may turn; cuts then separate them. Sheet stock, cutType guillotine, beam or efficiency.');
 
 export const calculationRequest = z.object({
   saw: saw.optional(),
   // Past the limits the answer is a 422 (limitViolation); the document shows them as maxItems.
   stock: z.array(stockItem).min(1, 'at least one stock item is needed').meta({ maxItems: LIMITS.stockRows }),
   parts: z.array(partItem).min(1, 'at least one part is needed').meta({ maxItems: LIMITS.partInstances }),
+  groups: z.array(group).optional(),
   webhook: z.url({ protocol: /^https?$/, error: 'must be an http or https URL' }).regex(HTTP_URL, 'must be an http or https URL').meta({ format: 'uri' }).optional()
     .describe('Where to deliver the result (see webhooks); an account default applies when absent.'),
 })
@@ -165,6 +189,8 @@ export interface CalcStock {
   trim: Trim;
   notes: string;
   customData?: unknown;
+  /** A leftover the shop owns (request offcut: true). */
+  offcut: boolean;
 }
 
 export interface CalcPart {
@@ -183,8 +209,17 @@ export interface CalcPart {
   customData?: unknown;
   machining?: Record<string, unknown>;
   extras?: Record<string, unknown>;
+  /** The band on each side, from every place a client may put it. */
+  banding: Banding;
+  /** With saw.options.deductBanding: the size asked for; l and w are then the size cut (bands deducted). */
+  finished?: { l: number; w: number };
   outline?: { x: number; y: number }[];
   holes?: { x: number; y: number }[][];
+}
+
+export interface CalcGroup {
+  positions: { part: number; x: number; y: number }[];
+  q: number;
 }
 
 export interface CalcRequest {
@@ -196,10 +231,15 @@ export interface CalcRequest {
     stackHeight: number;
     guillotineOptions: { strategy: 'efficiency' | 'time'; maxPhase: number; headCuts: boolean };
     nestingOptions?: { freeRotation: boolean; rotationStep: number; mirror: boolean; searchTime?: number };
-    options: { stockSelection: 'efficiency' | 'smallest'; minSpacing: number; stackingMode: 'dimensions' | 'identical' | 'none'; minOffcut?: number; seed: number; searchTime?: number };
+    options: {
+      stockSelection: 'efficiency' | 'smallest'; minSpacing: number; stackingMode: 'dimensions' | 'identical' | 'none'; minOffcut?: number; seed: number;
+      searchTime?: number; offcutPriority: boolean; leftover: boolean; deductBanding: boolean;
+    };
   };
   stock: CalcStock[];
   parts: CalcPart[];
+  /** Matched-grain groups; empty when none. */
+  groups: CalcGroup[];
   webhook?: string;
 }
 
@@ -242,30 +282,49 @@ export function normalizeRequest(input: Parsed): { request: CalcRequest } | { is
       trim: trimmed,
       notes: item.notes ?? '',
       customData: item.customData,
+      offcut: item.offcut ?? false,
     };
   });
 
-  const parts = input.parts.map((item, index): CalcPart => ({
-    index,
-    l: item.l,
-    w: item.w ?? 0,
-    t: item.t,
-    q: item.q,
-    name: item.name ?? '',
-    material: item.material ?? '',
-    notes: item.notes ?? '',
-    grain: item.grain ?? '',
-    orientationLock: item.orientationLock ?? '',
-    stockLock: item.stockLock?.map(String),
-    customData: item.customData,
-    machining: item.machining,
-    extras: item.extras,
-    outline: item.outline,
-    holes: item.holes,
-  }));
+  // Bands are deducted where parts are rectangles cut to size: not from nested shapes, not from bars.
+  const deduct = (s.options?.deductBanding ?? false) && stockType !== 'linear' && cutType !== 'nesting';
+  const parts = input.parts.map((item, index): CalcPart => {
+    const { banding, extras } = normalizeBanding({ extras: item.extras, banding: item.banding, bandingType: item.bandingType });
+    const cut = deduct ? bandDeduction(banding) : { l: 0, w: 0 };
+    const w = item.w ?? 0;
+    const deducted = cut.l > 0 || cut.w > 0;
+    if (deducted && (item.l - cut.l <= 0 || w - cut.w <= 0)) {
+      issues.push({ path: ['parts', index, 'extras', 'banding', 'sides'], message: `the band thicknesses (${cut.l} off l, ${cut.w} off w) leave nothing of the part ${item.l} x ${w}` });
+    }
+    return {
+      index,
+      l: item.l - cut.l,
+      w: w - cut.w,
+      t: item.t,
+      q: item.q,
+      name: item.name ?? '',
+      material: item.material ?? '',
+      notes: item.notes ?? '',
+      grain: item.grain ?? '',
+      orientationLock: item.orientationLock ?? '',
+      stockLock: item.stockLock?.map(String),
+      customData: item.customData,
+      machining: item.machining,
+      extras,
+      banding,
+      ...(deducted ? { finished: { l: item.l, w } } : {}),
+      outline: item.outline,
+      holes: item.holes,
+    };
+  });
 
   // Shapes matter only when nested; otherwise parts are squared to l x w.
   if (cutType === 'nesting' && !issues.length) issues.push(...shapeIssues(parts));
+  const groups: CalcGroup[] = input.groups ?? [];
+  if (groups.length && !issues.length) {
+    const kerf = cutType === 'efficiency' ? Math.max(bladeWidth, s.options?.minSpacing ?? 0) : bladeWidth;
+    issues.push(...groupIssues(groups, parts, { stockType, cutType, kerf, firstCut: cutType === 'beam' || cutPreference === 'l' ? 'x' : 'y' }));
+  }
 
   if (issues.length) return { issues };
   const options = withoutSawFields(s.options ?? sawOptions.parse({}));
@@ -286,6 +345,7 @@ export function normalizeRequest(input: Parsed): { request: CalcRequest } | { is
       },
       stock,
       parts,
+      groups,
       webhook: input.webhook,
     },
   };

@@ -14,7 +14,7 @@ export const stockAnalysis = z.object({
   cutLength: z.number(),
   stackedNumberOfCuts: z.number().int().describe('Cuts for all sheets of the entry: per book of `saw.stackHeight` sheets on a beam saw, else per sheet.'),
   stackedCutLength: z.number(),
-  bandingLength: z.number(),
+  bandingLength: z.number().describe('Length of the banded edges of the parts on one sheet of this entry.'),
   finishArea: z.number(),
   rollLength: z.number(),
 });
@@ -34,6 +34,7 @@ export const resultStock = z.object({
   notes: z.string(),
   customData: z.unknown().optional(),
   stack: z.number().int().describe('How many identical sheets share this pattern.'),
+  offcut: z.boolean().optional().describe('kerf addition: true when the stock row is an offcut (offcut: true in the request); absent otherwise.'),
   analysis: stockAnalysis,
 });
 
@@ -55,6 +56,8 @@ export const resultPart = z.object({
   extras: z.unknown().optional(),
   customData: z.unknown().optional(),
   machining: z.unknown().optional(),
+  finished: z.object({ l: z.number(), w: z.number() }).optional()
+    .describe('kerf addition, with saw.options.deductBanding: the size asked for, bands included; l and w are then the size cut, less the thickness of the band on each side (w1/w2 off l, l1/l2 off w).'),
   rotation: z.number().optional().describe('kerf addition (cutType nesting): turn in degrees, counter-clockwise, after the mirror image when mirrored. x and y are then where the bounding box of the turned l x w frame starts.'),
   mirrored: z.boolean().optional().describe('kerf addition (cutType nesting): placed as its mirror image (x -> -x in the part frame, before turning).'),
   placedOutline: z.array(z.object({ x: z.number(), y: z.number() })).optional()
@@ -87,6 +90,7 @@ export const resultOffcut = z.object({
   material: z.string(),
   grain: z.string(),
   stock: ref,
+  addToInventory: z.boolean().describe('kerf addition: both sides reach minOffcut (saw.options.minOffcut, else the service\'s default): worth keeping; send it back as a stock row with offcut: true.'),
 });
 
 export const partIssue = z.object({
@@ -128,8 +132,8 @@ export const resultMetadata = z.object({
   addedPartTally: z.record(z.string(), z.number()),
   unplacedParts: z.array(z.object({ id: z.string(), count: z.number().int(), name: z.string(), l: z.number(), w: z.number(), t: z.number().nullable(), material: z.string() })),
   materialSummary: z.record(z.string(), z.object({ stockUsed: z.number().int(), stockArea: z.number(), partArea: z.number() })),
-  totalBandingLength: z.number(),
-  bandingLengthByType: z.record(z.string(), z.number()),
+  totalBandingLength: z.number().describe('Length of the banded edges of every placed part (l1/l2 are as long as the part\'s l, w1/w2 as its w, sizes as asked for).'),
+  bandingLengthByType: z.record(z.string(), z.number()).describe('totalBandingLength per band type; bands without a type count under "default".'),
   hasMachining: z.boolean(),
   numHoles: z.number().int(),
   numCorners: z.number().int(),
@@ -179,6 +183,9 @@ export const resultSaw = z.object({
     minOffcut: z.number().optional(),
     seed: z.number().int(),
     searchTime: z.number().optional().describe('kerf addition: the search time asked for, in seconds (from saw.options or saw.nestingOptions).'),
+    offcutPriority: z.boolean(),
+    leftover: z.boolean(),
+    deductBanding: z.boolean(),
   }),
 }).describe('The saw settings the job ran with: the request\'s, defaults filled in, legacy places and spellings resolved.');
 

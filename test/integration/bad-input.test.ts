@@ -54,6 +54,35 @@ describe('bad requests', () => {
     expect(reply.json.error).toMatch(/saw\.bladeWidth/);
   });
 
+  it('numbers outside their documented range are a 400 naming the field, at submit', async () => {
+    // Each of these was accepted before (issue 34 point 3): the job then reported a broken
+    // layout as success, or failed after three attempts.
+    const cases: [unknown, string][] = [
+      [{ saw: { stockType: 'linear' }, stock: [{ l: 1e11 }], parts: [{ l: 1000, q: 3 }] }, 'stock[0].l'],
+      [{ saw: { cutType: 'efficiency' }, stock: [{ l: 1e12, w: 1e12 }], parts: [{ l: 1e11, w: 1e11, q: 4 }] }, 'stock[0].l'],
+      [{ stock: [{ l: 1e308, w: 1220 }], parts: [{ l: 600, w: 400 }] }, 'stock[0].l'],
+      [{ stock: [{ l: 2440, w: 1e15 }], parts: [{ l: 600, w: 400 }] }, 'stock[0].w'],
+      [{ saw: { bladeWidth: 1e308 }, stock: [{ l: 2440, w: 1220 }], parts: [{ l: 600, w: 400 }] }, 'saw.bladeWidth'],
+      [{ saw: { options: { bladeWidth: '5000' } }, stock: [{ l: 2440, w: 1220 }], parts: [{ l: 600, w: 400 }] }, 'saw.options.bladeWidth'],
+      [{ stock: [{ l: 2440, w: 1220, trim: { l1: 2e6 } }], parts: [{ l: 600, w: 400 }] }, 'stock[0].trim.l1'],
+      [{ stock: [{ l: 2440, w: 1220 }], parts: [{ l: 0.0001, w: 400 }] }, 'parts[0].l'],
+      [{ stock: [{ l: 2440, w: 1220, q: 1e7 }], parts: [{ l: 600, w: 400 }] }, 'stock[0].q'],
+      [{ saw: { options: { seed: 2 ** 40 } }, stock: [{ l: 2440, w: 1220 }], parts: [{ l: 600, w: 400 }] }, 'saw.options.seed'],
+      [{ saw: { cutType: 'nesting', nestingOptions: { freeRotation: true, rotationStep: 0.001 } }, stock: [{ l: 2440, w: 1220 }], parts: [{ l: 600, w: 400 }] }, 'saw.nestingOptions.rotationStep'],
+      [{ saw: { cutType: 'nesting' }, stock: [{ l: 2440, w: 1220 }], parts: [{ l: 600, w: 400, outline: [{ x: 0, y: 0 }, { x: 1e9, y: 0 }, { x: 0, y: 400 }] }] }, 'parts[0].outline[1].x'],
+    ];
+    for (const [body, field] of cases) {
+      const reply = await post(body);
+      expect(reply.status, field).toBe(400);
+      expectErrorBody(reply);
+      expect(reply.json.details.issues.map((i: any) => i.path), field).toContain(field);
+      expect(reply.json.error).toContain(field);
+    }
+    // The bounds themselves are accepted.
+    const edge = await post({ saw: { stockType: 'linear', bladeWidth: 1000 }, stock: [{ l: 1e6 }], parts: [{ l: 0.001 }, { l: 500_000 }] });
+    expect(edge.status).toBe(200);
+  });
+
   it('a trim that leaves nothing is a 400 on the trim', async () => {
     const reply = await post({ stock: [{ l: 100, w: 100, trim: { l1: 60, l2: 60 } }], parts: [{ l: 10, w: 10 }] });
     expect(reply.status).toBe(400);

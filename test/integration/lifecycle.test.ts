@@ -91,6 +91,39 @@ describe('job lifecycle', () => {
     }
   });
 
+  it('an engine that throws fails the job at once with the cause, and is not retried', async () => {
+    const server = await startServer({ env: { KERF_TEST_FAULTS: '1', KERF_LOG_LEVEL: 'error' } });
+    try {
+      const request = { stock: [{ l: 1000, w: 1000 }], parts: [{ l: 300, w: 200, q: 5, name: '__throw__' }] };
+      const jobId = await submit(server.url, DEV_KEY, request);
+      const reply = await waitForResult(server.url, DEV_KEY, jobId);
+      expect(reply.status).toBe(422);
+      expect(reply.json).toEqual({ statusCode: 422, message: expect.stringContaining('injected engine fault (__throw__)'), version: '3' });
+      expect(jobRows(server.dataDir).find((row) => row.id === jobId)!.attempts).toBe(1);
+      expect((await call(`${server.url}/metrics`)).text).toMatch(/kerf_job_retries_total 0/);
+      // The log line names what reproduces the job: its request's hash and seed.
+      expect(server.output()).toMatch(/"requestSha256":"[0-9a-f]{64}","seed":1,"msg":"job failed: internal error"/);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('a layout that fails the service\'s own check is never delivered: the job fails as an internal error', async () => {
+    // The fault moves the second placed part onto the first after the engine, before the check.
+    const server = await startServer({ env: { KERF_TEST_FAULTS: '1', KERF_LOG_LEVEL: 'error' } });
+    try {
+      const request = { stock: [{ l: 1000, w: 1000 }], parts: [{ l: 300, w: 200, q: 5, name: '__overlap__' }] };
+      const jobId = await submit(server.url, DEV_KEY, request);
+      const reply = await waitForResult(server.url, DEV_KEY, jobId);
+      expect(reply.status).toBe(422);
+      expect(reply.json.message).toMatch(/^internal error: the computed layout failed the service's validity check and was not delivered \(parts? 0\.1/);
+      expect(jobRows(server.dataDir).find((row) => row.id === jobId)).toMatchObject({ state: 'failed', attempts: 1, hasResult: 0 });
+      expect(server.output()).toMatch(/"violations":\["parts? 0\.1.*"requestSha256":"[0-9a-f]{64}","seed":1,"msg":"job failed: internal error"/);
+    } finally {
+      await server.stop();
+    }
+  });
+
   it('a runaway worker is stopped at the budget backstop, the job fails, and the pool keeps working', async () => {
     const server = await startServer({ env: { KERF_TEST_FAULTS: '1', KERF_JOB_BUDGET_MS: '500', KERF_ABORT_GRACE_MS: '300', KERF_POOL_THREADS: '1' } });
     try {

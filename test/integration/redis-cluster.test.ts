@@ -185,6 +185,14 @@ describe('two API and two worker processes on one Redis', () => {
     }
   }, 120_000);
 
+  it('an engine that throws fails the job at once with the cause, on its first attempt', async () => {
+    const id = await submit(apis[0].url, DEV_KEY, cabinet('__throw__'));
+    const reply = await waitForResult(apis[1].url, DEV_KEY, id);
+    expect(reply.status).toBe(422);
+    expect(reply.json.message).toContain('injected engine fault (__throw__)');
+    expect((await jobRecord(id)).attempts).toBe('1');
+  }, 60_000);
+
   it("sends the account's default webhook set through the CLI on Redis", async () => {
     const hook = await failFirstReceiver();
     try {

@@ -60,6 +60,43 @@ describe('roll stock', () => {
   });
 });
 
+describe('roll stock with many part sizes', () => {
+  it('cuts 200 part rows on a guillotine roll (the strip packer overflowed its stack before)', async () => {
+    // Issue 34 point 1: every run failed with "strip packer aborted"; 100 rows worked.
+    const request = {
+      saw: { stockType: 'roll', cutType: 'guillotine', cutPreference: 'w' },
+      stock: [{ l: 100000, w: 1370 }],
+      parts: Array.from({ length: 200 }, (_, i) => ({ l: 100 + 6 * i, w: 60 + 5 * i, q: 10 })),
+    };
+    const result = await solve(request);
+    const placed = result.parts.filter((p: any) => p.added).length;
+    const unusable = result.unusableParts.reduce((n: number, u: any) => n + u.q, 0);
+    expect(placed + unusable).toBe(2000);
+    // The parts' area is about eight times the roll's: it is filled, and the rest is reported.
+    expect(placed).toBeGreaterThan(200);
+    expect(result.metadata.totalRollLength).toBeLessThanOrEqual(100000);
+  }, 300_000);
+});
+
+describe('roll stock where the answer is proven up front', () => {
+  it('a blade wider than the roll takes no search: each part alone across, end to end at its shortest', async () => {
+    // Issue 34 point 6: no two parts fit side by side across (100 + 1000 > 900), so the
+    // shortest piece is every part at its shortest extent with a kerf between. The search ran
+    // its whole effort before (5,010 iterations); now one strip reaches the proven length.
+    for (const cutType of ['guillotine', 'efficiency']) {
+      const request = {
+        saw: { stockType: 'roll', cutType, bladeWidth: 1000 },
+        stock: [{ w: 900, l: 200000 }],
+        parts: [{ l: 100, w: 100, q: 50 }, { l: 80, w: 60, q: 50 }],
+      };
+      const result = await solve(request);
+      expect(result.unusableParts).toEqual([]);
+      expect(result.metadata.totalRollLength).toBe(50 * 100 + 50 * 60 + 99 * 1000);
+      expect(result.metadata.engine.iterations).toBeLessThanOrEqual(1);
+    }
+  });
+});
+
 describe('roll stock on a CNC router (cutType efficiency)', () => {
   it('nests a pinwheel, which no saw can cut, into the shortest possible piece', async () => {
     // Nine parts that tile 600 x 600 as a pinwheel (four pieces around a centre one, each

@@ -92,11 +92,14 @@ function readRequest(request: unknown): Req {
       trim: { l1: optNum(t.l1) ?? 0, l2: optNum(t.l2) ?? 0, w1: optNum(t.w1) ?? 0, w2: optNum(t.w2) ?? 0 },
     };
   });
+  const deduct = obj(saw.options).deductBanding === true && saw.cutType !== 'nesting';
   const parts = arr(req.parts).map((raw): PartRow => {
     const p = obj(raw);
+    // saw.options.deductBanding: the part is cut smaller by the thickness of each band.
+    const cut = deduct ? bandThickness(p) : { l: 0, w: 0 };
     return {
-      l: Number(p.l),
-      w: Number(p.w),
+      l: Number(p.l) - cut.l,
+      w: Number(p.w) - cut.w,
       t: optNum(p.t),
       q: optNum(p.q) ?? 1,
       material: str(p.material).trim().toLowerCase(),
@@ -117,6 +120,23 @@ function readRequest(request: unknown): Req {
     stock,
     parts,
   };
+}
+
+/**
+ * Band thickness off the part's l (bands on w1, w2) and w (l1, l2), from extras.banding.sides,
+ * the sides directly under extras.banding, or the part's legacy banding; x/y names as for trims.
+ */
+function bandThickness(p: Rec): { l: number; w: number } {
+  const banding = obj(obj(p.extras).banding);
+  const places = [obj(p.banding), banding, obj(banding.sides)];
+  const legacy: Record<string, string> = { l1: 'y1', l2: 'y2', w1: 'x1', w2: 'x2' };
+  const t = (side: string) => {
+    let v: unknown;
+    for (const place of places) v = place[side] ?? place[legacy[side]!] ?? v;
+    const thickness = Number(obj(v).thickness);
+    return Number.isFinite(thickness) && thickness > 0 ? thickness : 0;
+  };
+  return { l: t('w1') + t('w2'), w: t('l1') + t('l2') };
 }
 
 /** Trims cut inward: l1 bottom, l2 top (y), w1 left, w2 right (x). */

@@ -21,7 +21,7 @@ const TOL = 1e-6;
 
 type Rec = Record<string, any>;
 
-interface StockRow { l: number; w: number; t?: number; q?: number; cost: number; material: string; l1: number; l2: number; id: string }
+interface StockRow { l: number; w: number; t?: number; q?: number; cost: number; material: string; l1: number; l2: number; id: string; offcut: boolean }
 interface PartRow { l: number; w: number; t?: number; q: number; material: string; stockLock?: string[] }
 
 const text = (v: unknown) => (typeof v === 'string' ? v.trim().toLowerCase() : '');
@@ -32,6 +32,8 @@ function readRequest(request: Rec): { kerf: number; stock: StockRow[]; parts: Pa
     q: s.unlimitedQuantity || s.q === undefined ? undefined : Number(s.q), cost: Number(s.cost ?? 0),
     material: text(s.material), l1: Number(s.trim?.l1 ?? 0), l2: Number(s.trim?.l2 ?? 0),
     id: s.id === undefined || s.id === '' ? String(i) : String(s.id),
+    // Offcuts first (the default): the objective and its bound count new bars only.
+    offcut: s.offcut === true && request.saw?.options?.offcutPriority !== false,
   }));
   const parts = (request.parts as Rec[]).map((p): PartRow => ({
     l: Number(p.l), w: Number(p.w), t: p.t === undefined ? undefined : Number(p.t), q: Number(p.q ?? 1),
@@ -173,8 +175,9 @@ export function validateLinear(request: unknown, result: unknown): string[] {
   const bars = [...entries.values()].reduce((n, e) => n + (e.used ? Number(e.stack) : 0), 0);
   if (m.totalUsedStock !== bars) errors.push(`metadata.totalUsedStock ${m.totalUsedStock}, bars ${bars}`);
   const byCost = req.stock.some((s) => s.cost > 0);
-  const cost = [...entries.values()].reduce((n, e) => n + (e.used ? Number(e.stack) * req.stock[rowOf(e.id)].cost : 0), 0);
-  const objective = byCost ? cost : bars;
+  const counted = [...entries.values()].filter((e) => e.used && !req.stock[rowOf(e.id)].offcut);
+  const cost = counted.reduce((n, e) => n + Number(e.stack) * req.stock[rowOf(e.id)].cost, 0);
+  const objective = byCost ? cost : counted.reduce((n, e) => n + Number(e.stack), 0);
   if (m.lowerBound > objective + TOL && (res.unusableParts as Rec[]).length === 0) errors.push(`lower bound ${m.lowerBound} above the plan's ${objective}`);
   if (m.optimal === true) {
     if ((res.unusableParts as Rec[]).length) errors.push('optimal claimed with unplaced pieces');
