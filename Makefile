@@ -22,8 +22,10 @@ build/engine.wasm: node_modules/.installed asconfig.json $(shell find engine-as 
 build/linear.wasm build/mesh.wasm build/nesting.wasm: build/%.wasm: node_modules/.installed engine-as/%/asconfig.json engine-as/%.ts $$(shell find engine-as/$$* engine-as/common -name '*.ts')
 	npx asc --config engine-as/$*/asconfig.json --target release
 
-dist/.built: node_modules/.installed tsconfig.json $(shell find src bench -name '*.ts')
+# The Redis adapters' Lua scripts are read beside the compiled code, so they are copied there.
+dist/.built: node_modules/.installed tsconfig.json $(shell find src bench -name '*.ts' -o -name '*.lua')
 	npx tsc -p .
+	rm -rf dist/src/storage/redis/lua && cp -r src/storage/redis/lua dist/src/storage/redis/lua
 	touch $@
 
 build: build/engine.wasm build/linear.wasm build/mesh.wasm build/nesting.wasm dist/.built

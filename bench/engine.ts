@@ -1,3 +1,4 @@
+// Long (over 400 lines) because each public instance family has its own reader and table, in one report.
 // bench/engine: the guillotine engine (facade solveGuillotine + loadEngineModule, no service)
 // on the public rectangle sets in /work/shared/bench/instances (read at run time, never
 // copied), beside their best-known values (../ANCHORS.md). Prints markdown tables.

@@ -14,6 +14,10 @@ export interface Config {
   poolThreads: number;
   /** Budget of one calculation in milliseconds; the engine returns its best layout by then. */
   jobBudgetMs: number;
+  /** Time budget of one model analysis (POST /v3/model/analysis), in ms. */
+  analysisBudgetMs: number;
+  /** KERF_TEST_FAULTS: pool threads run the test-only entry that injects faults (src/pool/fault-worker.ts). */
+  testFaults: boolean;
   /**
    * Ceiling on a search that runs by the default policy (no saw.options.searchTime): it
    * stops earlier when it stalls or meets its lower bound, and never passes jobBudgetMs.
@@ -79,6 +83,8 @@ export function loadConfig(env = process.env): Config {
     devApiKey: env.KERF_DEV_API_KEY || undefined,
     poolThreads: Math.max(1, int(env, 'KERF_POOL_THREADS', os.availableParallelism())),
     jobBudgetMs: int(env, 'KERF_JOB_BUDGET_MS', 30_000),
+    analysisBudgetMs: Math.max(1, int(env, 'KERF_ANALYSIS_BUDGET_MS', 30_000)),
+    testFaults: flag(env.KERF_TEST_FAULTS),
     defaultSearchMs: int(env, 'KERF_DEFAULT_SEARCH_MS', DEFAULT_SEARCH_MS),
     abortGraceMs: int(env, 'KERF_ABORT_GRACE_MS', 5_000),
     maxAttempts: Math.max(1, int(env, 'KERF_MAX_ATTEMPTS', 3)),

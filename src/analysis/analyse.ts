@@ -1,6 +1,6 @@
 // From a read model to the analysis response: units, the mesh engine, roles, dedupe, advice
 // and stats. Everything is measured in mm here and converted to `units` at the very end.
-import { ModelError, type ModelMesh } from '../models/types.js';
+import { MAX_TRIANGLES, tooManyTriangles, type ModelMesh } from '../models/types.js';
 import { UNITS, UNIT_NAMES, roundIn, type Unit } from '../models/units.js';
 import { runMeshEngine, type MeasuredComponent } from './mesh-engine.js';
 import { boxOf, penetration } from './overlap.js';
@@ -8,7 +8,6 @@ import { fixtureVerdict, type RoleVerdict } from './roles.js';
 import { partShape, type PartShape } from './shape.js';
 import { AnalysisTimeout, type Advice, type AnalysisOptions, type AnalysisPart, type AnalysisResponse, type Role } from './types.js';
 
-export const MAX_TRIANGLES = 2_000_000;
 const HEAVY_TRIANGLES = 500_000;
 const WELD_TOLERANCE_MM = 1e-3;
 const SAME_SIZE_MM = 0.1;
@@ -27,11 +26,7 @@ interface Instance {
 
 export function analyseModel(mesh: ModelMesh, options: AnalysisOptions, deadline: number): AnalysisResponse {
   const triangles = mesh.positions.length / 9;
-  if (triangles > MAX_TRIANGLES) {
-    throw new ModelError(422, `The model has ${triangles.toLocaleString('en')} triangles; the limit is ${MAX_TRIANGLES.toLocaleString('en')}. Export it coarser (a larger chord tolerance) or as STEP`, {
-      triangles, limit: MAX_TRIANGLES,
-    });
-  }
+  if (triangles > MAX_TRIANGLES) throw tooManyTriangles(triangles);
   const advice: Advice[] = [];
   const checkTime = (stage: string) => {
     if (Date.now() > deadline) throw new AnalysisTimeout(`The analysis did not finish within its time budget (stopped while ${stage})`, advice);

@@ -18,6 +18,12 @@ declare module 'fastify' {
 
 const BEARER = /^bearer\s/i;
 
+/** The caller's account on a route behind `authenticate` (a 401 if a route forgot the hook). */
+export function accountOf(request: FastifyRequest): Account {
+  if (!request.account) throw new ApiError(401, 'Missing API key: send it in the Authorization header');
+  return request.account;
+}
+
 export function authenticate(accounts: AccountStore) {
   // Callback style: it runs on every authenticated call, and a promise per call is measurable.
   return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
@@ -42,7 +48,7 @@ export function authenticate(accounts: AccountStore) {
  */
 export function admitCall(limiter: RateLimiter, metering: UsageMeter) {
   return async (request: FastifyRequest) => {
-    const account = request.account!;
+    const account = accountOf(request);
     if (account.onHold) throw new ApiError(403, 'The account is on hold; contact support', { reason: 'hold' });
     const decision = await limiter.hit(request.apiKey!, account.ratePerMinute);
     if (!decision.allowed) {

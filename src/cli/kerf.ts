@@ -3,26 +3,9 @@
 // data directory's database directly (KERF_DATA_DIR), or with KERF_REDIS_URL on the cluster's
 // Redis, so it runs with or without the server and from any machine that reaches Redis.
 import { parseArgs } from 'node:util';
-import { SqliteAccountStore } from '../storage/accounts/sqlite.js';
-import { type Account, type AccountStore } from '../storage/accounts/store.js';
-import { SqliteMetering } from '../storage/metering/sqlite.js';
-import { type UsageMeter } from '../storage/metering/store.js';
-import { AccountKeys } from '../storage/redis/account-keys.js';
-import { RedisAccountStore } from '../storage/accounts/redis.js';
-import { RedisMetering } from '../storage/metering/redis.js';
-import { RedisSessions } from '../storage/sessions/redis.js';
 import { loadConfig } from '../config.js';
-import { SqliteSessions } from '../storage/sessions/sqlite.js';
-import { type Sessions } from '../storage/sessions/store.js';
-import { openDatabase } from '../storage/sqlite/db.js';
-import { SqliteEndpointHealth } from '../storage/health/sqlite.js';
-import { type EndpointHealth } from '../storage/health/store.js';
-import { RedisEndpointHealth } from '../storage/health/redis.js';
-import { SqliteOutbox } from '../storage/outbox/sqlite.js';
-import type { OutboxStore } from '../storage/outbox/store.js';
-import { RedisOutbox } from '../storage/outbox/redis.js';
-import { connectRedis } from '../storage/redis/client.js';
-import { RedisKeys } from '../storage/redis/keys.js';
+import type { Account } from '../storage/accounts/store.js';
+import { openStorage } from '../storage/open.js';
 
 const USAGE = `usage: kerf accounts <command> [options]
 
@@ -57,21 +40,10 @@ async function main(argv: string[]): Promise<void> {
     },
   });
   const config = loadConfig();
-  const db = openDatabase(config.dataDir);
-  const defaults = { ratePerMinute: config.defaultRatePerMinute, monthlyCalls: config.defaultMonthlyCalls };
-  const thresholds = { warnAfterMs: config.webhookWarnAfterMs, disableAfterMs: config.webhookDisableAfterMs };
   // With KERF_REDIS_URL accounts, keys, sessions, health, usage counters and the webhook outbox
   // are the cluster's, in Redis.
-  const redis = config.redisUrl ? await connectRedis(config.redisUrl, () => {}) : undefined;
-  const redisKeys = new RedisKeys(config.redisPrefix);
-  const accountKeys = new AccountKeys(config.redisPrefix);
-  const accounts: AccountStore = redis
-    ? await RedisAccountStore.open(redis, accountKeys, { defaults, watch: false, onError: () => {} })
-    : new SqliteAccountStore(db, defaults);
-  const sessions: Sessions = redis ? new RedisSessions(redis, accountKeys) : new SqliteSessions(db);
-  const health: EndpointHealth = redis ? new RedisEndpointHealth(redis, accountKeys, thresholds) : new SqliteEndpointHealth(db, thresholds);
-  const metering: UsageMeter = redis ? new RedisMetering(redis, redisKeys) : new SqliteMetering(db);
-  const outbox: OutboxStore = redis ? new RedisOutbox(redis, redisKeys) : new SqliteOutbox(db);
+  const storage = await openStorage(config);
+  const { accounts, sessions, health, metering, outbox } = storage;
   const count = (name: 'rate' | 'monthly') => {
     const raw = values[name];
     if (raw === undefined) return undefined;
@@ -177,8 +149,7 @@ async function main(argv: string[]): Promise<void> {
         throw new UsageError(`unknown command "${command}"\n\n${USAGE}`);
     }
   } finally {
-    db.close();
-    await redis?.close();
+    await storage.close();
   }
 }
 

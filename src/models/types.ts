@@ -42,6 +42,13 @@ export class ModelError extends Error {
 /** The analysis limit; readers stop at it instead of building a larger soup first. */
 export const MAX_TRIANGLES = 2_000_000;
 
+/** The one answer to a model over MAX_TRIANGLES, whichever reader or check finds it. */
+export function tooManyTriangles(triangles?: number): ModelError {
+  return new ModelError(422, `The model has more than ${MAX_TRIANGLES.toLocaleString('en')} triangles, the limit; export it coarser (a larger chord tolerance) or as STEP`, {
+    ...(triangles === undefined ? {} : { triangles }), limit: MAX_TRIANGLES,
+  });
+}
+
 /** Builds the soup group by group; drops triangles with non-finite corners and says so. */
 export class MeshBuilder {
   private data: Float32Array;
@@ -70,9 +77,7 @@ export class MeshBuilder {
     }
     if (this.length + 9 > this.data.length) {
       if (this.length / 9 >= MAX_TRIANGLES) {
-        throw new ModelError(422, `The model has more than ${MAX_TRIANGLES.toLocaleString('en')} triangles, the limit; export it coarser (a larger chord tolerance) or as STEP`, {
-          limit: MAX_TRIANGLES,
-        });
+        throw tooManyTriangles();
       }
       const grown = new Float32Array(this.data.length * 2);
       grown.set(this.data);

@@ -10,9 +10,10 @@ export class EnginePool {
   private readonly piscina: Piscina;
   private inFlight = 0;
 
-  constructor(readonly threads: number, private readonly graceMs: number) {
+  /** `testFaults` loads the test-only entry with fault injection (fault-worker.ts) instead of worker.ts. */
+  constructor(readonly threads: number, private readonly graceMs: number, testFaults = false) {
     this.piscina = new Piscina({
-      filename: new URL('./worker.js', import.meta.url).href,
+      filename: new URL(testFaults ? './fault-worker.js' : './worker.js', import.meta.url).href,
       minThreads: threads,
       maxThreads: threads,
       idleTimeout: Number.MAX_SAFE_INTEGER,

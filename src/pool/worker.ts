@@ -4,20 +4,29 @@ import { performance } from 'node:perf_hooks';
 import { runAnalysis } from '../analysis/run.js';
 import { CalculationRefused, LayoutRejected, calculate } from '../engine/calculate.js';
 import type { CalcRequest } from '../schema/request.js';
-import { injectFault } from './faults.js';
+import type { ResultRecord } from '../schema/result.js';
 import type { AnalysisOutcome, AnalysisTask, CalculateTask, TaskOutcome } from './task.js';
+
+/** Where the test-only fault worker (fault-worker.ts) steps in; production passes none. */
+export interface CalculationHooks {
+  /** Before the engine runs, inside the calculation: what it throws fails the job like an engine error. */
+  beforeSolve?: (request: CalcRequest, attempt: number) => void;
+  /** On the finished record, before the layout check. */
+  beforeCheck?: (request: CalcRequest, record: ResultRecord) => void;
+}
 
 export default function run(task: CalculateTask | AnalysisTask): Promise<TaskOutcome | AnalysisOutcome> {
   if (task.kind === 'analysis') return runAnalysis(task);
   return runCalculation(task);
 }
 
-async function runCalculation(task: CalculateTask): Promise<TaskOutcome> {
+export async function runCalculation(task: CalculateTask, hooks: CalculationHooks = {}): Promise<TaskOutcome> {
   const started = performance.now();
   const request = JSON.parse(task.request) as CalcRequest;
   try {
-    injectFault(request.parts[0]?.name, task.attempt);
-    const record = await calculate(request, { jobId: task.jobId, budgetMs: task.budgetMs, minOffcut: task.minOffcut, defaultSearchMs: task.defaultSearchMs });
+    hooks.beforeSolve?.(request, task.attempt);
+    const options = { jobId: task.jobId, budgetMs: task.budgetMs, minOffcut: task.minOffcut, defaultSearchMs: task.defaultSearchMs };
+    const record = await calculate(request, options, hooks.beforeCheck && ((r) => hooks.beforeCheck!(request, r)));
     return { ok: true, result: JSON.stringify(record), computeMs: performance.now() - started };
   } catch (error) {
     // Whatever the calculation throws, it throws again for the same request (the engines are

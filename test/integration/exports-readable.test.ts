@@ -1,3 +1,4 @@
+// Long (over 400 lines) because it is one reader's checklist per export format, sharing one server and its jobs.
 // The exports as the people who use them read them: a CNC operator (drilling face, type and
 // depth), a shop writing part names in any script, a sawyer (steps as fence settings, cut
 // numbers on the diagram), whoever follows a nested sheet (labels inside each shape,

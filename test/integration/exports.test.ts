@@ -1,3 +1,4 @@
+// Long (over 400 lines) because every format is read back by its own independent reader against one server's jobs.
 // GET /v3/result/export end to end: every format of real jobs is read back with an
 // independent reader (pdf.js, dxf-parser, an XML parser, csv-parse, the PTX reader in
 // test/support) and compared with the result record; then the error answers.

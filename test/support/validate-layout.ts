@@ -1,3 +1,4 @@
+// Long (over 400 lines) because it is self-contained on purpose: it shares no code with the service it checks.
 /**
  * Independent validator for the sheet and roll layouts returned by kerf: guillotine layouts
  * (every cut replayed in order), and free layouts of cutType efficiency (CNC routers: parts

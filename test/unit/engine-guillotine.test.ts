@@ -1,3 +1,4 @@
+// Long (over 400 lines) because it is the guillotine engine's whole contract: geometry, tree rules, stages, stock, determinism.
 // Facade + WASM guillotine engine: every solution is checked against the contract in
 // src/engine/types.ts by an independent validator (geometry, tree rules, stages, rotation,
 // stock limits, accounting), plus determinism, budget and quality cases with known optima.

@@ -9,14 +9,13 @@ import { UNIT_NAMES } from '../../models/units.js';
 import { BudgetExceeded } from '../../pool/pool.js';
 import { analysisResponse } from '../../schema/analysis.js';
 import { caseless } from '../../schema/words.js';
-import { admitCall, authenticate, refundRefused } from '../auth.js';
+import { accountOf, admitCall, authenticate, refundRefused } from '../auth.js';
 import { ApiError } from '../errors.js';
 import { requestLog } from '../request-log.js';
 import { admission, failure, invalid, json, unauthorized } from '../responses.js';
 import type { Services } from '../services.js';
 
 export const MAX_MODEL_BYTES = 32 * 1024 * 1024;
-const BUDGET_MS = Number(process.env.KERF_ANALYSIS_BUDGET_MS) || 30_000;
 
 const flag = z.union([z.boolean(), z.enum(['true', 'false', '1', '0'])], { error: 'must be true or false (or 1 or 0)' })
   .transform((v) => v === true || v === 'true' || v === '1');
@@ -121,7 +120,7 @@ export async function analysisRoutes(app: FastifyInstance, services: Services) {
     if (body.length === 0) {
       throw new ApiError(400, 'The request body is empty; send the model file itself as the body (Content-Type: application/octet-stream)');
     }
-    const account = request.account!;
+    const account = accountOf(request);
     let outcome;
     try {
       outcome = await services.pool.runAnalysis({
@@ -129,7 +128,7 @@ export async function analysisRoutes(app: FastifyInstance, services: Services) {
         bytes: body,
         filename: q.filename,
         format: q.format,
-        budgetMs: BUDGET_MS,
+        budgetMs: services.config.analysisBudgetMs,
         options: {
           units: q.units as never,
           sourceUnits: q.sourceUnits as never,
@@ -141,7 +140,7 @@ export async function analysisRoutes(app: FastifyInstance, services: Services) {
       });
     } catch (error) {
       if (error instanceof BudgetExceeded) {
-        throw new ApiError(422, `The analysis did not finish within its ${BUDGET_MS / 1000} s time budget: ${error.message}`, { budgetSeconds: BUDGET_MS / 1000, advice: [] });
+        throw new ApiError(422, `The analysis did not finish within its ${services.config.analysisBudgetMs / 1000} s time budget: ${error.message}`, { budgetSeconds: services.config.analysisBudgetMs / 1000, advice: [] });
       }
       requestLog(request).error({ err: error }, 'model analysis crashed');
       throw new ApiError(400, 'The model file could not be read: the reader stopped unexpectedly; check that the file is complete and export it again');

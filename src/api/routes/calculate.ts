@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LIMITS, calculationRequest, limitViolation, normalizeRequest } from '../../schema/request.js';
 import { jobAccepted } from '../../schema/result.js';
-import { admitCall, authenticate, refundRefused } from '../auth.js';
+import { accountOf, admitCall, authenticate, refundRefused } from '../auth.js';
 import { ApiError, validationError } from '../errors.js';
 import { admission, failure, invalid, json, unauthorized } from '../responses.js';
 import type { Services } from '../services.js';
@@ -37,7 +37,7 @@ export async function calculateRoutes(app: FastifyInstance, services: Services) 
     if (overLimit) throw new ApiError(422, overLimit);
     const normalized = normalizeRequest(request.body);
     if ('issues' in normalized) throw validationError(normalized.issues);
-    const account = request.account!;
+    const account = accountOf(request);
     const jobId = await services.jobs.submit({
       accountId: account.id,
       kind: 'calculate',

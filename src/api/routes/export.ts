@@ -9,11 +9,11 @@ import { DEFAULT_OPTION, FORMATS, formatNames } from '../../exports/index.js';
 import { renderExport } from '../../exports/run.js';
 import type { JobView } from '../../storage/jobs/store.js';
 import { caseless } from '../../schema/words.js';
-import { authenticate } from '../auth.js';
+import { accountOf, authenticate } from '../auth.js';
 import { ApiError, fromZod } from '../errors.js';
+import { finishedJob, jobQuery } from '../job-answers.js';
 import { failure, invalid, notReady, unauthorized } from '../responses.js';
 import type { Services } from '../services.js';
-import { jobQuery } from './result.js';
 
 const optionNames = [...new Set(Object.values(FORMATS).flatMap((f) => f.options))] as [string, ...string[]];
 
@@ -41,14 +41,13 @@ export function exportQuery(raw: unknown): { id: number; format: keyof typeof FO
 
 /** The job's export as the answer, or the error its state calls for (the account page's viewer sends it too). */
 export async function sendExport(reply: FastifyReply, id: number, job: JobView | undefined, format: keyof typeof FORMATS, option: string) {
-  if (!job || job.state === 'queued' || job.state === 'running') throw new ApiError(404, `Job ${id} is not finished (or does not exist)`, { jobId: id });
-  if (job.state === 'expired') throw new ApiError(410, `The result of job ${id} has expired and is gone`, { jobId: id });
-  if (job.state === 'failed') {
-    throw new ApiError(422, `Job ${id} failed, so there is nothing to export: ${job.error ?? 'the calculation failed'}`, { jobId: id, reason: job.error ?? '' });
+  const finished = finishedJob(id, job);
+  if (finished.state === 'failed') {
+    throw new ApiError(422, `Job ${id} failed, so there is nothing to export: ${finished.error ?? 'the calculation failed'}`, { jobId: id, reason: finished.error ?? '' });
   }
-  if (job.result === null) throw new Error(`job ${id} is done but has no stored result`);
+  if (finished.result === null) throw new Error(`job ${id} is done but has no stored result`);
   const spec = FORMATS[format];
-  const body = await renderExport(job.result, format, option);
+  const body = await renderExport(finished.result, format, option);
   return reply
     .type(spec.contentType)
     .header('content-disposition', `attachment; filename="job-${id}.${spec.extension}"`)
@@ -80,6 +79,6 @@ export async function exportRoutes(app: FastifyInstance, services: Services) {
   }, async (request, reply) => {
     const { id, format } = request.query;
     const option = optionFor(format, request.query.option);
-    return sendExport(reply, id, await services.jobs.get(id, request.account!.id), format, option);
+    return sendExport(reply, id, await services.jobs.get(id, accountOf(request).id), format, option);
   });
 }

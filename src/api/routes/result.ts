@@ -2,19 +2,13 @@
 // that does not exist yet (404), so nothing leaks across accounts.
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z, type ZodType } from 'zod';
+import type { ZodType } from 'zod';
 import { validatorCompiler } from '../contract.js';
 import { failedJobBody, resultRecord } from '../../schema/result.js';
-import { authenticate } from '../auth.js';
-import { ApiError } from '../errors.js';
+import { accountOf, authenticate } from '../auth.js';
+import { finishedJob, jobQuery } from '../job-answers.js';
 import { invalid, json, noBody, notReady, unauthorized } from '../responses.js';
 import type { Services } from '../services.js';
-
-export const jobQuery = z.object({
-  id: z.coerce.number({ error: 'must be a job id (a positive integer)' })
-    .int('must be a job id (a positive integer)').min(1, 'must be a job id (a positive integer)').max(Number.MAX_SAFE_INTEGER, 'must be a job id (a positive integer)')
-    .describe('The job id POST /v3/calculate answered.'),
-});
 
 /**
  * jobQuery's validator with a fast path: a plain job id (what every poll sends) is read
@@ -55,7 +49,7 @@ export async function resultRoutes(app: FastifyInstance, services: Services) {
     validatorCompiler: jobQueryValidator,
     onRequest,
   }, async (request, reply) => {
-    const state = await services.jobs.state(request.query.id, request.account!.id);
+    const state = await services.jobs.state(request.query.id, accountOf(request).id);
     const status = state === 'done' || state === 'failed' ? 200 : state === 'expired' ? 410 : 404;
     return reply.code(status).send();
   });
@@ -78,9 +72,7 @@ export async function resultRoutes(app: FastifyInstance, services: Services) {
     onRequest,
   }, async (request, reply) => {
     const { id } = request.query;
-    const job = await services.jobs.get(id, request.account!.id);
-    if (!job || job.state === 'queued' || job.state === 'running') throw new ApiError(404, `Job ${id} is not finished (or does not exist)`, { jobId: id });
-    if (job.state === 'expired') throw new ApiError(410, `The result of job ${id} has expired and is gone`, { jobId: id });
+    const job = finishedJob(id, await services.jobs.get(id, accountOf(request).id));
     if (job.state === 'failed') return reply.code(422).send({ statusCode: 422, message: job.error ?? 'the calculation failed', version: '3' });
     return reply.type('application/json').send(job.result);
   });

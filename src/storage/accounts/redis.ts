@@ -4,81 +4,20 @@
 // bumps a version counter and publishes it; nodes reload on the message, and a 100 ms poll of the
 // counter covers a missed message. Until the new copy is in, lookups answer from the old one, so
 // a key issued or revoked anywhere takes effect everywhere within about 0.1 s.
-import { LuaScript, type Redis } from '../redis/client.js';
+import type { Redis } from '../redis/client.js';
+import { luaScript } from '../redis/lua.js';
 import { ApiKeyCache } from './key-cache.js';
 import { ROTATION_OVERLAP_MS, type Account, type AccountStore, type ApiKeyInfo, type Plan } from './store.js';
 import { hashKey, keyPrefix, newApiKey, newSigningSecret } from '../../accounts/keys.js';
 import type { AccountKeys } from '../redis/account-keys.js';
 
-/** Every write script ends here: KEYS[1] is the version counter, ARGV[1] the channel. */
-const BUMP = `redis.call('PUBLISH', ARGV[1], redis.call('INCR', KEYS[1]))`;
-
-// KEYS: version, e-mail index, account sequence, account ids.
-// ARGV: channel, prefix, email, secret, rate, monthly, created at. 0 when the e-mail is taken.
-const CREATE = new LuaScript(`
-if redis.call('HEXISTS', KEYS[2], ARGV[3]) == 1 then return 0 end
-local id = redis.call('INCR', KEYS[3])
-redis.call('HSET', ARGV[2] .. 'account:' .. id, 'email', ARGV[3], 'signingSecret', ARGV[4],
-  'ratePerMinute', ARGV[5], 'monthlyCalls', ARGV[6], 'onHold', '0', 'createdAt', ARGV[7])
-redis.call('HSET', KEYS[2], ARGV[3], id)
-redis.call('SADD', KEYS[4], id)
-${BUMP}
-return id`);
-
-// KEYS: version, key-hash index, key sequence, key ids.
-// ARGV: channel, prefix, account id, hash, key prefix, label, created at.
-// 0 for an unknown account; minus the existing id when the key is known already (imposed keys).
-const ISSUE = new LuaScript(`
-if redis.call('EXISTS', ARGV[2] .. 'account:' .. ARGV[3]) == 0 then return 0 end
-local existing = redis.call('HGET', KEYS[2], ARGV[4])
-if existing then return -tonumber(existing) end
-local id = redis.call('INCR', KEYS[3])
-redis.call('HSET', ARGV[2] .. 'apikey:' .. id, 'accountId', ARGV[3], 'hash', ARGV[4], 'prefix', ARGV[5],
-  'label', ARGV[6], 'createdAt', ARGV[7])
-redis.call('HSET', KEYS[2], ARGV[4], id)
-redis.call('SADD', KEYS[4], id)
-${BUMP}
-return id`);
-
-// KEYS: version. ARGV: channel, prefix, account id, key id, now. 1 when an active key was revoked.
-const REVOKE = new LuaScript(`
-local key = ARGV[2] .. 'apikey:' .. ARGV[4]
-if redis.call('HGET', key, 'accountId') ~= ARGV[3] or redis.call('HEXISTS', key, 'revokedAt') == 1 then return 0 end
-redis.call('HSET', key, 'revokedAt', ARGV[5])
-${BUMP}
-return 1`);
-
-// KEYS: version, account. ARGV: channel, then field/value pairs (an empty value clears the field).
-const UPDATE = new LuaScript(`
-if redis.call('EXISTS', KEYS[2]) == 0 then return 0 end
-for i = 2, #ARGV, 2 do
-  if ARGV[i + 1] == '' then redis.call('HDEL', KEYS[2], ARGV[i]) else redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
-end
-${BUMP}
-return 1`);
-
-// KEYS: version, account. ARGV: channel, new secret, previous secret signs until.
-const ROTATE = new LuaScript(`
-local old = redis.call('HGET', KEYS[2], 'signingSecret')
-if not old then return 0 end
-redis.call('HSET', KEYS[2], 'previousSecret', old, 'previousSecretUntil', ARGV[3], 'signingSecret', ARGV[2])
-${BUMP}
-return 1`);
-
-// KEYS: version, account ids, key ids. ARGV: prefix. The whole directory in one consistent read:
-// { version, { id, { field, value, ... } }..., { id, { field, value, ... } }... }.
-const READ = new LuaScript(`
-local accounts = {}
-for _, id in ipairs(redis.call('SMEMBERS', KEYS[2])) do
-  table.insert(accounts, id)
-  table.insert(accounts, redis.call('HGETALL', ARGV[1] .. 'account:' .. id))
-end
-local keys = {}
-for _, id in ipairs(redis.call('SMEMBERS', KEYS[3])) do
-  table.insert(keys, id)
-  table.insert(keys, redis.call('HGETALL', ARGV[1] .. 'apikey:' .. id))
-end
-return { redis.call('GET', KEYS[1]) or '0', accounts, keys }`);
+// The scripts' KEYS and ARGV are described in src/storage/redis/lua/<concern>/<name>.lua.
+const CREATE = luaScript('accounts/create');
+const ISSUE = luaScript('accounts/issue');
+const REVOKE = luaScript('accounts/revoke');
+const UPDATE = luaScript('accounts/update');
+const ROTATE = luaScript('accounts/rotate');
+const READ = luaScript('accounts/read');
 
 /** [field, value, field, value...] as an object. */
 function fields(flat: string[]): Record<string, string> {

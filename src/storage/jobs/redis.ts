@@ -8,7 +8,8 @@
 // thread moves the next one by turn (PICK) into BullMQ just before it asks BullMQ for a job.
 import crypto from 'node:crypto';
 import { Queue, Worker, type Job } from 'bullmq';
-import { connectRedis, LuaScript, type Redis } from '../redis/client.js';
+import { connectRedis, type Redis } from '../redis/client.js';
+import { luaScript } from '../redis/lua.js';
 import { JOB_QUEUE, RedisKeys } from '../redis/keys.js';
 import { endpointOf, type NewDelivery } from '../outbox/store.js';
 import { newDeliveryFields } from '../outbox/redis.js';
@@ -27,128 +28,15 @@ export interface RedisJobStoreOptions {
   onError?: (error: Error) => void;
 }
 
-// Puts a queued job in its account's queue; an account that had nothing queued joins the
-// turns at its last turn (a new one at a fresh turn, after everyone waiting).
-const JOIN = `
-local function join(queue, waiting, turns, sequence, account, id)
-  redis.call('ZADD', queue, 'NX', id, id)
-  if redis.call('ZSCORE', waiting, account) then return end
-  local turn = redis.call('HGET', turns, account)
-  if not turn then
-    turn = redis.call('INCR', sequence)
-    redis.call('HSET', turns, account, turn)
-  end
-  redis.call('ZADD', waiting, turn, account)
-end
-`;
-
-// KEYS: sequence, unfinished set, the account's job list, account queue, waiting accounts,
-// account turns, turn sequence; job key prefix is ARGV[1], the list's length ARGV[8]. Returns the new id.
-const SUBMIT = new LuaScript(`${JOIN}
-local id = redis.call('INCR', KEYS[1])
-local key = ARGV[1] .. id
-redis.call('HSET', key, 'account', ARGV[2], 'kind', ARGV[3], 'state', 'queued', 'request', ARGV[4], 'attempts', 0, 'created', ARGV[5])
-if ARGV[6] ~= '' then redis.call('HSET', key, 'webhook', ARGV[6]) end
-if ARGV[7] ~= '' then redis.call('HSET', key, 'account_webhook', ARGV[7]) end
-redis.call('ZADD', KEYS[2], ARGV[5], id)
-redis.call('ZADD', KEYS[3], id, id)
-redis.call('ZREMRANGEBYRANK', KEYS[3], 0, -1 - tonumber(ARGV[8]))
-join(KEYS[4], KEYS[5], KEYS[6], KEYS[7], ARGV[2], id)
-return id`);
-
-// KEYS: job, waiting accounts, account turns, turn sequence. ARGV: account queue prefix.
-// Puts a queued job back in its account's queue (recovery: a submit cut short before BullMQ had it).
-const REQUEUE_FAIR = new LuaScript(`${JOIN}
-local row = redis.call('HMGET', KEYS[1], 'state', 'account')
-if row[1] ~= 'queued' then return 0 end
-join(ARGV[1] .. row[2], KEYS[2], KEYS[3], KEYS[4], row[2], ARGV[2])
-return 1`);
-
-// KEYS: waiting accounts, account turns, turn sequence, running by account. ARGV: most running
-// per account (0: no cap), account queue prefix. The account whose turn it is: fewest jobs
-// running, then the longest since its last turn; takes its oldest queued job and a new turn.
-const PICK = new LuaScript(`
-local cap = tonumber(ARGV[1])
-local waiting = redis.call('ZRANGE', KEYS[1], 0, -1)
-local best, fewest
-for _, account in ipairs(waiting) do
-  local running = tonumber(redis.call('HGET', KEYS[4], account) or '0')
-  if (cap == 0 or running < cap) and (not best or running < fewest) then best, fewest = account, running end
-  if fewest == 0 then break end
-end
-if not best then return false end
-local queue = ARGV[2] .. best
-local oldest = redis.call('ZPOPMIN', queue)
-local turn = redis.call('INCR', KEYS[3])
-redis.call('HSET', KEYS[2], best, turn)
-if redis.call('ZCARD', queue) == 0 then redis.call('ZREM', KEYS[1], best) else redis.call('ZADD', KEYS[1], turn, best) end
-return oldest[1] or false`);
-
-// KEYS: unfinished set, running by account. Jobs queued = unfinished less running.
-const DEPTH = new LuaScript(`
-local n = redis.call('ZCARD', KEYS[1])
-for _, running in ipairs(redis.call('HVALS', KEYS[2])) do n = n - tonumber(running) end
-return n`);
-
-// Counts a job of an account in or out of running (a count that reaches 0 is removed).
-const RUNNING = `
-local function running(counts, account, by)
-  if redis.call('HINCRBY', counts, account, by) <= 0 then redis.call('HDEL', counts, account) end
-end
-`;
-
-// KEYS: job, running by account. ARGV: owner, now. A running job comes back here only after BullMQ found it stalled.
-const CLAIM = new LuaScript(`${RUNNING}
-local state = redis.call('HGET', KEYS[1], 'state')
-if state ~= 'queued' and state ~= 'running' then return false end
-if state == 'queued' then running(KEYS[2], redis.call('HGET', KEYS[1], 'account'), 1) end
-local attempt = redis.call('HINCRBY', KEYS[1], 'attempts', 1)
-redis.call('HSET', KEYS[1], 'state', 'running', 'owner', ARGV[1], 'started', ARGV[2])
-local row = redis.call('HMGET', KEYS[1], 'account', 'kind', 'request', 'webhook', 'account_webhook')
-return { tostring(attempt), row[1], row[2], row[3], row[4] or '', row[5] or '' }`);
-
-// KEYS: job, unfinished, finished, delivery, its endpoint's due set, account deliveries, delivery endpoints, running by account.
-// ARGV: attempt, state, 'result' or 'error', its text, compute ms, now, id, delivery id or '', delivery fields...
-const FINISH = new LuaScript(`${RUNNING}
-local row = redis.call('HMGET', KEYS[1], 'state', 'attempts', 'account')
-if row[1] ~= 'running' or row[2] ~= ARGV[1] then return 0 end
-running(KEYS[8], row[3], -1)
-redis.call('HSET', KEYS[1], 'state', ARGV[2], ARGV[3], ARGV[4], 'compute_ms', ARGV[5], 'finished', ARGV[6])
-redis.call('HDEL', KEYS[1], 'owner')
-redis.call('ZREM', KEYS[2], ARGV[7])
-redis.call('ZADD', KEYS[3], ARGV[6], ARGV[7])
-if ARGV[8] ~= '' then
-  redis.call('HSET', KEYS[4], unpack(ARGV, 9))
-  redis.call('ZADD', KEYS[5], ARGV[6], ARGV[8])
-  redis.call('ZADD', KEYS[7], 'LT', ARGV[6], redis.call('HGET', KEYS[4], 'endpoint'))
-  redis.call('ZADD', KEYS[6], ARGV[6], ARGV[8])
-  -- The account's delivery log lists 7 days; older entries point at expired deliveries.
-  redis.call('ZREMRANGEBYSCORE', KEYS[6], '-inf', tonumber(ARGV[6]) - 8 * 86400000)
-end
-return 1`);
-
-// KEYS: job, running by account. ARGV: attempt, or owner when ARGV[2] is 'owner'. Back to queued if that attempt (owner) still runs it.
-const REQUEUE = new LuaScript(`${RUNNING}
-local row = redis.call('HMGET', KEYS[1], 'state', 'attempts', 'owner', 'account')
-if row[1] ~= 'running' then return 0 end
-if ARGV[2] == 'owner' then
-  if row[3] ~= ARGV[1] then return 0 end
-elseif row[2] ~= ARGV[1] then return 0 end
-running(KEYS[2], row[4], -1)
-redis.call('HSET', KEYS[1], 'state', 'queued')
-redis.call('HDEL', KEYS[1], 'owner')
-return 1`);
-
-// KEYS: finished set. ARGV: cutoff, job key prefix, batch size. Keeps a small tombstone (410, not 404).
-const EXPIRE = new LuaScript(`
-local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, ARGV[3])
-for _, id in ipairs(ids) do
-  local key = ARGV[2] .. id
-  redis.call('HSET', key, 'state', 'expired', 'request', '{}')
-  redis.call('HDEL', key, 'result', 'error', 'webhook', 'account_webhook')
-  redis.call('ZREM', KEYS[1], id)
-end
-return #ids`);
+// The scripts' KEYS and ARGV are described in src/storage/redis/lua/<concern>/<name>.lua.
+const SUBMIT = luaScript('jobs/submit');
+const REQUEUE_FAIR = luaScript('jobs/requeue-fair');
+const PICK = luaScript('jobs/pick');
+const DEPTH = luaScript('jobs/depth');
+const CLAIM = luaScript('jobs/claim');
+const FINISH = luaScript('jobs/finish');
+const REQUEUE = luaScript('jobs/requeue');
+const EXPIRE = luaScript('jobs/expire');
 
 const EXPIRE_BATCH = 500;
 const RECOVER_CHUNK = 200;

@@ -6,7 +6,8 @@
 // the same script, so two nodes never send the same attempt, and a node that dies mid-send
 // leaves the delivery to be retried under a new attempt number once the lease runs out.
 import type { RedisKeys } from '../redis/keys.js';
-import { LuaScript, type Redis } from '../redis/client.js';
+import type { Redis } from '../redis/client.js';
+import { luaScript } from '../redis/lua.js';
 import { endpointOf, type AttemptRecord, type Delivery, type DeliveryState, type NewDelivery, type WebhookEvent } from './store.js';
 import type { DueRequest, OutboxStore } from './store.js';
 
@@ -24,99 +25,12 @@ export function newDeliveryFields(d: NewDelivery, now: number): string[] {
   ];
 }
 
-// Sets a delivery's due time in its endpoint's set (or takes it out), and the endpoint's place
-// among the endpoints to its first due time. Delivery keys and endpoint sets are named by prefix.
-const DUE = `
-local function place(endpoints, lanePrefix, endpoint)
-  local first = redis.call('ZRANGE', lanePrefix .. endpoint, 0, 0, 'WITHSCORES')
-  if first[1] then redis.call('ZADD', endpoints, first[2], endpoint) else redis.call('ZREM', endpoints, endpoint) end
-end
-local function due(endpoints, lanePrefix, endpoint, id, at)
-  if at then redis.call('ZADD', lanePrefix .. endpoint, at, id) else redis.call('ZREM', lanePrefix .. endpoint, id) end
-  place(endpoints, lanePrefix, endpoint)
-end
-`;
-
-// KEYS: endpoints. ARGV: now, limit, per endpoint, lease end, delivery prefix, lane prefix, then
-// (endpoint, in flight at the caller) pairs. An endpoint at its limit costs one look; each other
-// due endpoint yields a delivery or drops a stale entry, so the scan is bounded.
-const TAKE_DUE = new LuaScript(`${DUE}
-local limit, per = tonumber(ARGV[2]), tonumber(ARGV[3])
-local busy, nbusy = {}, 0
-for i = 7, #ARGV, 2 do busy[ARGV[i]] = tonumber(ARGV[i + 1]); nbusy = nbusy + 1 end
-local taken = {}
-local endpoints = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1], 'LIMIT', 0, limit + nbusy)
-for _, endpoint in ipairs(endpoints) do
-  local room = math.min(per - (busy[endpoint] or 0), limit - #taken)
-  if room > 0 then
-    local ids = redis.call('ZRANGEBYSCORE', ARGV[6] .. endpoint, '-inf', ARGV[1], 'LIMIT', 0, room)
-    for _, id in ipairs(ids) do
-      local key = ARGV[5] .. id
-      local row = redis.call('HMGET', key, 'state', 'attempts', 'sent')
-      if row[1] == 'pending' then
-        local sent = math.max(tonumber(row[2]) or 0, tonumber(row[3]) or 0) + 1
-        redis.call('HSET', key, 'sent', sent)
-        due(KEYS[1], ARGV[6], endpoint, id, ARGV[4])
-        table.insert(taken, id)
-      else
-        due(KEYS[1], ARGV[6], endpoint, id, false)
-      end
-    end
-    if #ids == 0 then place(KEYS[1], ARGV[6], endpoint) end
-  end
-  if #taken >= limit then break end
-end
-return taken`);
-
-// KEYS: delivery hash, attempts hash, endpoints, skipped set of its account. ARGV[9]: lane prefix.
-// The lease holder reports the attempts really made: a lease given up without a send (skipped) frees its number.
-const UPDATE = new LuaScript(`${DUE}
-if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
-redis.call('HSET', KEYS[1], 'state', ARGV[1], 'attempts', ARGV[2], 'sent', ARGV[2], 'next', ARGV[3], 'last_status', ARGV[4], 'last_error', ARGV[5], 'updated', ARGV[6])
-due(KEYS[3], ARGV[9], redis.call('HGET', KEYS[1], 'endpoint') or '', ARGV[7], ARGV[1] == 'pending' and ARGV[3])
-if ARGV[1] == 'skipped' then redis.call('SADD', KEYS[4], ARGV[7]) else redis.call('SREM', KEYS[4], ARGV[7]) end
-if ARGV[1] == 'delivered' or ARGV[1] == 'failed' then
-  redis.call('PEXPIRE', KEYS[1], ARGV[8])
-  redis.call('PEXPIRE', KEYS[2], ARGV[8])
-end
-return 1`);
-
-// KEYS: delivery hash, attempts hash, endpoints, skipped set. ARGV: account, now, id, lane prefix.
-const REDELIVER = new LuaScript(`${DUE}
-local row = redis.call('HMGET', KEYS[1], 'account', 'state', 'endpoint')
-if row[1] ~= ARGV[1] or row[2] == false or row[2] == 'pending' then return 0 end
-redis.call('HSET', KEYS[1], 'state', 'pending', 'next', ARGV[2], 'updated', ARGV[2])
-redis.call('PERSIST', KEYS[1])
-redis.call('PERSIST', KEYS[2])
-due(KEYS[3], ARGV[4], row[3] or '', ARGV[3], ARGV[2])
-redis.call('SREM', KEYS[4], ARGV[3])
-return 1`);
-
-// KEYS: skipped set, endpoints. ARGV: now, delivery key prefix, lane prefix.
-const REPLAY_SKIPPED = new LuaScript(`${DUE}
-local ids = redis.call('SMEMBERS', KEYS[1])
-local n = 0
-for _, id in ipairs(ids) do
-  local key = ARGV[2] .. id
-  local row = redis.call('HMGET', key, 'state', 'endpoint')
-  if row[1] == 'skipped' then
-    redis.call('HSET', key, 'state', 'pending', 'next', ARGV[1], 'updated', ARGV[1])
-    due(KEYS[2], ARGV[3], row[2] or '', id, ARGV[1])
-    n = n + 1
-  end
-end
-redis.call('DEL', KEYS[1])
-return n`);
-
-// KEYS: the single due set of earlier versions, endpoints. ARGV: id, its endpoint, delivery prefix, lane prefix.
-// Moves one delivery from it to its endpoint's set, due when it was.
-const ADOPT = new LuaScript(`${DUE}
-local at = redis.call('ZSCORE', KEYS[1], ARGV[1])
-if not at then return 0 end
-redis.call('HSET', ARGV[3] .. ARGV[1], 'endpoint', ARGV[2])
-due(KEYS[2], ARGV[4], ARGV[2], ARGV[1], at)
-redis.call('ZREM', KEYS[1], ARGV[1])
-return 1`);
+// The scripts' KEYS and ARGV are described in src/storage/redis/lua/<concern>/<name>.lua.
+const TAKE_DUE = luaScript('outbox/take-due');
+const UPDATE = luaScript('outbox/update');
+const REDELIVER = luaScript('outbox/redeliver');
+const REPLAY_SKIPPED = luaScript('outbox/replay-skipped');
+const ADOPT = luaScript('outbox/adopt');
 
 const nullable = (value: string | undefined) => (value === undefined || value === '' ? null : value);
 

@@ -2,24 +2,14 @@
 // MemoryRateLimiter, as counters in Redis checked and bumped by one script. Keys are stored as
 // a hash of the API key, and each window's counter expires when it can no longer matter.
 import crypto from 'node:crypto';
-import { LuaScript, type Redis } from '../redis/client.js';
+import type { Redis } from '../redis/client.js';
+import { luaScript } from '../redis/lua.js';
 import type { RedisKeys } from '../redis/keys.js';
 import { DEFAULT_WINDOW_MS, slidingDecision, type RateDecision, type RateLimiter } from './store.js';
 
-// KEYS: current window, previous window. ARGV: limit, overlap of the previous window (0..1), ttl ms.
-// Returns {1} when counted, else {0, current, previous} for the retry time.
-const HIT = new LuaScript(`
-local current = tonumber(redis.call('GET', KEYS[1]) or '0')
-local previous = tonumber(redis.call('GET', KEYS[2]) or '0')
-if current + previous * tonumber(ARGV[2]) + 1 > tonumber(ARGV[1]) then return { 0, current, previous } end
-redis.call('INCR', KEYS[1])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-return { 1 }`);
-
-// KEYS: the window a refused call was counted in.
-const REFUND = new LuaScript(`
-if tonumber(redis.call('GET', KEYS[1]) or '0') > 0 then redis.call('DECR', KEYS[1]) end
-return 1`);
+// The scripts' KEYS and ARGV are described in src/storage/redis/lua/<concern>/<name>.lua.
+const HIT = luaScript('rate-limit/hit');
+const REFUND = luaScript('rate-limit/refund');
 
 export class RedisRateLimiter implements RateLimiter {
   constructor(private readonly redis: Redis, private readonly keys: RedisKeys, private readonly windowMs = DEFAULT_WINDOW_MS) {}

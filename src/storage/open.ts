@@ -1,0 +1,119 @@
+// The one place the adapters are chosen, for the server (src/main.ts) and the CLI
+// (src/cli/kerf.ts): the embedded SQLite database in the data directory, or, with
+// KERF_REDIS_URL, everything nodes share in Redis (job store and queue, webhook outbox, rate
+// limit and usage counters, accounts and keys, sessions, endpoint health). The data directory's
+// database is opened either way (it also holds the local files' index).
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import { RedisAccountStore } from './accounts/redis.js';
+import { SqliteAccountStore } from './accounts/sqlite.js';
+import type { AccountStore } from './accounts/store.js';
+import { RedisEndpointHealth } from './health/redis.js';
+import { SqliteEndpointHealth } from './health/sqlite.js';
+import type { EndpointHealth } from './health/store.js';
+import { RedisJobStore } from './jobs/redis.js';
+import { SqliteJobStore } from './jobs/sqlite.js';
+import type { JobStore } from './jobs/store.js';
+import { RedisMetering } from './metering/redis.js';
+import { SqliteMetering } from './metering/sqlite.js';
+import type { UsageMeter } from './metering/store.js';
+import { RedisOutbox } from './outbox/redis.js';
+import { SqliteOutbox } from './outbox/sqlite.js';
+import type { OutboxStore } from './outbox/store.js';
+import { MemoryRateLimiter } from './rate-limit/memory.js';
+import { RedisRateLimiter } from './rate-limit/redis.js';
+import type { RateLimiter } from './rate-limit/store.js';
+import { AccountKeys } from './redis/account-keys.js';
+import { connectRedis, type Redis } from './redis/client.js';
+import { RedisKeys } from './redis/keys.js';
+import { RedisSessions } from './sessions/redis.js';
+import { SqliteSessions } from './sessions/sqlite.js';
+import type { Sessions } from './sessions/store.js';
+import { openDatabase } from './sqlite/db.js';
+
+export interface Storage {
+  accounts: AccountStore;
+  sessions: Sessions;
+  health: EndpointHealth;
+  metering: UsageMeter;
+  outbox: OutboxStore;
+  limiter: RateLimiter;
+  /** Nodes share Redis: a worker announces a finished job's delivery to the API nodes' loops. */
+  deliveryWakeups?: Pick<RedisOutbox, 'announce' | 'listen'>;
+  /** Closes every connection and the database. */
+  close(): Promise<void>;
+}
+
+export interface ServerStorage extends Storage {
+  jobs: JobStore;
+}
+
+export interface StorageOptions {
+  /** Connection errors go here (repeats of one message are dropped). */
+  log?: Logger;
+  /** The server opens the job store (and claims jobs as `owner` unless KERF_ROLE=api). */
+  jobs?: { owner: string };
+}
+
+export async function openStorage(config: Config, options: StorageOptions & { jobs: { owner: string } }): Promise<ServerStorage>;
+export async function openStorage(config: Config, options?: StorageOptions): Promise<Storage>;
+export async function openStorage(config: Config, options: StorageOptions = {}): Promise<Storage | ServerStorage> {
+  const db = openDatabase(config.dataDir);
+  const defaults = { ratePerMinute: config.defaultRatePerMinute, monthlyCalls: config.defaultMonthlyCalls };
+  const thresholds = { warnAfterMs: config.webhookWarnAfterMs, disableAfterMs: config.webhookDisableAfterMs };
+  if (!config.redisUrl) {
+    const outbox = new SqliteOutbox(db);
+    return {
+      accounts: new SqliteAccountStore(db, defaults),
+      sessions: new SqliteSessions(db),
+      health: new SqliteEndpointHealth(db, thresholds),
+      metering: new SqliteMetering(db),
+      outbox,
+      limiter: new MemoryRateLimiter(config.rateWindowMs),
+      ...(options.jobs ? { jobs: new SqliteJobStore(db, { retentionMs: config.retentionMs, outbox, accountThreads: config.accountThreads }) } : {}),
+      close: async () => {
+        db.close();
+      },
+    };
+  }
+
+  // Connection errors repeat while Redis is away; one line per distinct message is enough.
+  let lastError = '';
+  const onError = (error: Error) => {
+    if (error.message === lastError) return;
+    lastError = error.message;
+    options.log?.error({ err: error }, 'redis connection error (retrying)');
+  };
+  // The job store opens the shared connection (and BullMQ's); the CLI needs only the connection.
+  const jobs = options.jobs ? await RedisJobStore.open({
+    url: config.redisUrl,
+    prefix: config.redisPrefix,
+    retentionMs: config.retentionMs,
+    lockMs: config.redisLockMs,
+    accountThreads: config.accountThreads,
+    owner: config.role === 'api' ? undefined : options.jobs.owner,
+    onError,
+  }) : undefined;
+  const redis: Redis = jobs?.client ?? await connectRedis(config.redisUrl, onError);
+  const keys = new RedisKeys(config.redisPrefix);
+  const accountKeys = new AccountKeys(config.redisPrefix);
+  // A server follows other nodes' account changes; a one-shot CLI run reads once.
+  const accounts = await RedisAccountStore.open(redis, accountKeys, { defaults, watch: Boolean(options.jobs), onError });
+  const outbox = new RedisOutbox(redis, keys);
+  return {
+    accounts,
+    sessions: new RedisSessions(redis, accountKeys),
+    health: new RedisEndpointHealth(redis, accountKeys, thresholds),
+    metering: new RedisMetering(redis, keys),
+    outbox,
+    limiter: new RedisRateLimiter(redis, keys, config.rateWindowMs),
+    deliveryWakeups: outbox,
+    ...(jobs ? { jobs } : {}),
+    close: async () => {
+      await accounts.close();
+      if (jobs) await jobs.close();
+      else await redis.close();
+      db.close();
+    },
+  };
+}
