@@ -8,6 +8,7 @@ import { DEV_KEY, startServer, type KerfServer } from '../support/server.js';
 import { parsePtx } from '../support/ptx-reader.js';
 import { validateLayout } from '../support/validate-layout.js';
 import { validateLinear } from '../support/validate-linear.js';
+import { seededRandom } from '../../bench/seeded.js';
 
 let server: KerfServer;
 let kerf: KerfClient;
@@ -109,25 +110,13 @@ describe('edge banding', () => {
   });
 });
 
-/** Small deterministic generator (mulberry32) for the seeded cases. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const newStockArea = (result: ResultResponse) => result.stock.filter((s) => s.used && !s.offcut).reduce((sum, s) => sum + s.l * s.w * s.stack, 0);
 
 describe('offcuts first', () => {
   it('parts go on the offcuts, not on a new sheet, whenever the offcuts can take them (seeded cases)', async () => {
     let withoutPriority = 0;
     for (let seed = 1; seed <= 24; seed++) {
-      const random = rng(seed);
+      const random = seededRandom(seed);
       const kerf = 4;
       // Each offcut holds a block of the same size, cut (guillotine, one kerf between) into 1 to 4
       // pieces, each then shrunk a little: the parts. New stock, listed first, is that block and
@@ -243,7 +232,7 @@ describe('one big leftover', () => {
 describe('bars: offcuts first and the longest remnant', () => {
   it('leftover bar pieces are cut before new bars, and the bound is of new bars', async () => {
     for (let seed = 1; seed <= 12; seed++) {
-      const random = rng(seed);
+      const random = seededRandom(seed);
       // Offcut bars each hold a few pieces end to end (one kerf between), each shortened a little.
       const offcuts: CalculationRequest['stock'] = [];
       const parts: CalculationRequest['parts'] = [];
