@@ -12,10 +12,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { SqliteAccountStore } from '../src/storage/accounts/sqlite.js';
-import { type AccountStore } from '../src/storage/accounts/store.js';
 import { newApiKey } from '../src/accounts/keys.js';
-import { AccountKeys } from '../src/storage/redis/account-keys.js';
 import { RedisAccountStore } from '../src/storage/accounts/redis.js';
+import { RedisApiKeyStore } from '../src/storage/api-keys/redis.js';
+import { SqliteApiKeyStore } from '../src/storage/api-keys/sqlite.js';
+import type { ApiKeyStore } from '../src/storage/api-keys/store.js';
+import { RedisDirectory } from '../src/storage/redis/directory.js';
+import { RedisKeys } from '../src/storage/redis/keys.js';
 import { openDatabase } from '../src/storage/sqlite/db.js';
 import { connectRedis, deletePrefix } from '../src/storage/redis/client.js';
 
@@ -28,7 +31,7 @@ const defaults = { ratePerMinute: 120, monthlyCalls: 100_000 };
 const quantile = (values: number[], q: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(q * values.length))];
 
 /** Nanoseconds per lookup of a known key, after a warm-up. */
-function lookupNs(store: AccountStore, key: string): number {
+function lookupNs(store: ApiKeyStore, key: string): number {
   for (let i = 0; i < 100_000; i++) store.byApiKey(key);
   const started = performance.now();
   for (let i = 0; i < LOOKUPS; i++) store.byApiKey(key);
@@ -48,23 +51,27 @@ async function main() {
   const prefix = `kerf-bench:accounts:${crypto.randomBytes(4).toString('hex')}:`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kerf-bench-accounts-'));
   const [writerClient, readerClient] = await Promise.all([connectRedis(REDIS_URL, () => {}), connectRedis(REDIS_URL, () => {})]);
-  const keys = new AccountKeys(prefix);
-  const options = { defaults, watch: true, onError: (error: Error) => process.stderr.write(`redis: ${error.message}\n`) };
-  const writer = await RedisAccountStore.open(writerClient, keys, options);
-  const reader = await RedisAccountStore.open(readerClient, keys, options);
+  const keys = new RedisKeys(prefix);
+  const options = { watch: true, onError: (error: Error) => process.stderr.write(`redis: ${error.message}\n`) };
+  // Two nodes: each with its own copy of the directory.
+  const [writer, reader] = await Promise.all([RedisDirectory.open(writerClient, keys, options), RedisDirectory.open(readerClient, keys, options)]);
+  const writerAccounts = new RedisAccountStore(writer, defaults);
+  const writerKeys = new RedisApiKeyStore(writer);
+  const readerKeys = new RedisApiKeyStore(reader);
   const db = openDatabase(dataDir);
-  const sqlite = new SqliteAccountStore(db, defaults);
+  const sqliteKeys = new SqliteApiKeyStore(db);
+  const sqlite = new SqliteAccountStore(db, defaults, () => sqliteKeys.refresh());
   try {
     // The directory: ACCOUNTS accounts with two keys each, in both stores.
     let redisKey = '';
     let sqliteKey = '';
     for (let i = 0; i < ACCOUNTS; i++) {
-      const a = await writer.create(`bench${i}@example.com`);
-      await writer.issueKey(a.id, 'one');
-      redisKey = (await writer.issueKey(a.id, 'two')).key;
+      const a = await writerAccounts.create(`bench${i}@example.com`);
+      await writerKeys.issue(a.id, 'one');
+      redisKey = (await writerKeys.issue(a.id, 'two')).key;
       const s = sqlite.create(`bench${i}@example.com`);
-      sqlite.issueKey(s.id, 'one');
-      sqliteKey = sqlite.issueKey(s.id, 'two').key;
+      sqliteKeys.issue(s.id, 'one');
+      sqliteKey = sqliteKeys.issue(s.id, 'two').key;
     }
     await reader.refresh();
 
@@ -75,25 +82,25 @@ async function main() {
       reloads.push(performance.now() - started);
     }
 
-    const account = writer.byEmail('bench0@example.com')!;
+    const account = writerAccounts.byEmail('bench0@example.com')!;
     const issued: number[] = [];
     const revoked: number[] = [];
     // Timed from the write call: it includes the writing node's own script and reload.
     for (let i = 0; i < ROUNDS; i++) {
       const key = newApiKey();
       let started = performance.now();
-      const issuing = writer.issueKey(account.id, 'round', key);
-      issued.push(await msUntil(started, () => reader.byApiKey(key) !== undefined));
+      const issuing = writerKeys.issue(account.id, 'round', key);
+      issued.push(await msUntil(started, () => readerKeys.byApiKey(key) !== undefined));
       const { info } = await issuing;
       started = performance.now();
-      const revoking = writer.revokeKey(account.id, info.id);
-      revoked.push(await msUntil(started, () => reader.byApiKey(key) === undefined));
+      const revoking = writerKeys.revoke(account.id, info.id);
+      revoked.push(await msUntil(started, () => readerKeys.byApiKey(key) === undefined));
       await revoking;
     }
 
     const rows = [
-      ['key lookup, embedded (SQLite), cache hit', `${lookupNs(sqlite, sqliteKey).toFixed(0)} ns`],
-      ['key lookup, Redis (in-memory copy), cache hit', `${lookupNs(reader, redisKey).toFixed(0)} ns`],
+      ['key lookup, embedded (SQLite), cache hit', `${lookupNs(sqliteKeys, sqliteKey).toFixed(0)} ns`],
+      ['key lookup, Redis (in-memory copy), cache hit', `${lookupNs(readerKeys, redisKey).toFixed(0)} ns`],
       [`reload of ${ACCOUNTS} accounts / ${2 * ACCOUNTS + 2 * ROUNDS} keys, median`, `${quantile(reloads, 0.5).toFixed(1)} ms`],
       [`issued on node A -> works on node B, median / p95 (${ROUNDS})`, `${quantile(issued, 0.5).toFixed(1)} / ${quantile(issued, 0.95).toFixed(1)} ms`],
       [`revoked on node A -> refused on node B, median / p95 (${ROUNDS})`, `${quantile(revoked, 0.5).toFixed(1)} / ${quantile(revoked, 0.95).toFixed(1)} ms`],

@@ -4,19 +4,20 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Account, AccountStore } from '../storage/accounts/store.js';
+import type { ApiKeyStore } from '../storage/api-keys/store.js';
 
 export const DEV_EMAIL = 'dev@localhost';
 
-export async function ensureDevAccount(accounts: AccountStore, dataDir: string, knownKey?: string): Promise<{ accountId: number; apiKey: string }> {
+export async function ensureDevAccount(accounts: AccountStore, apiKeys: ApiKeyStore, dataDir: string, knownKey?: string): Promise<{ accountId: number; apiKey: string }> {
   const account = accounts.byEmail(DEV_EMAIL) ?? await createDevAccount(accounts);
   if (knownKey) {
-    if (!accounts.hasKey(knownKey)) await accounts.issueKey(account.id, 'KERF_DEV_API_KEY', knownKey);
+    if (!apiKeys.has(knownKey)) await apiKeys.issue(account.id, 'KERF_DEV_API_KEY', knownKey);
     return { accountId: account.id, apiKey: knownKey };
   }
   const file = path.join(dataDir, 'dev-api-key');
   const saved = fs.existsSync(file) ? fs.readFileSync(file, 'utf8').trim() : '';
-  if (saved && accounts.byApiKey(saved)?.id === account.id) return { accountId: account.id, apiKey: saved };
-  const { key } = await accounts.issueKey(account.id, 'development');
+  if (saved && apiKeys.byApiKey(saved)?.id === account.id) return { accountId: account.id, apiKey: saved };
+  const { key } = await apiKeys.issue(account.id, 'development');
   fs.writeFileSync(file, `${key}\n`, { mode: 0o600 });
   return { accountId: account.id, apiKey: key };
 }

@@ -1,6 +1,7 @@
 // The account page's HTML: plain server-rendered forms, no script. Every value is escaped.
 import type { JobSummary } from '../storage/jobs/store.js';
-import type { Account, ApiKeyInfo } from '../storage/accounts/store.js';
+import type { Account } from '../storage/accounts/store.js';
+import type { ApiKeyInfo } from '../storage/api-keys/store.js';
 import type { Usage } from '../storage/metering/store.js';
 import type { EndpointHealthState } from '../storage/health/store.js';
 import type { AttemptRecord, Delivery } from '../storage/outbox/store.js';

@@ -1,7 +1,8 @@
 // Authentication and admission. The raw API key travels in Authorization (no "Bearer ");
 // calls that start work also pass the hold flag, the per-minute rate and the monthly allowance.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Account, AccountStore } from '../storage/accounts/store.js';
+import type { Account } from '../storage/accounts/store.js';
+import type { ApiKeyStore } from '../storage/api-keys/store.js';
 import type { UsageMeter } from '../storage/metering/store.js';
 import type { RateLimiter } from '../storage/rate-limit/store.js';
 import { ApiError } from './errors.js';
@@ -24,14 +25,14 @@ export function accountOf(request: FastifyRequest): Account {
   return request.account;
 }
 
-export function authenticate(accounts: AccountStore) {
+export function authenticate(apiKeys: ApiKeyStore) {
   // Callback style: it runs on every authenticated call, and a promise per call is measurable.
   return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     const header = request.headers.authorization;
     if (!header) return done(new ApiError(401, 'Missing API key: send it in the Authorization header'));
     const key = header.trim();
     // A known key is the common case: the Bearer check only words the refusal of an unknown one.
-    const account = accounts.byApiKey(key);
+    const account = apiKeys.byApiKey(key);
     if (!account) {
       if (BEARER.test(header)) return done(new ApiError(401, 'Send the raw API key in the Authorization header, without the "Bearer " prefix'));
       return done(new ApiError(401, 'Unknown API key'));

@@ -1,5 +1,6 @@
 // What the routes are given: the service's parts, wired once in main.
 import type { AccountStore } from '../storage/accounts/store.js';
+import type { ApiKeyStore } from '../storage/api-keys/store.js';
 import type { UsageMeter } from '../storage/metering/store.js';
 import type { RateLimiter } from '../storage/rate-limit/store.js';
 import type { Sessions } from '../storage/sessions/store.js';
@@ -15,6 +16,7 @@ import type { OutboxStore } from '../storage/outbox/store.js';
 export interface Services {
   config: Config;
   accounts: AccountStore;
+  apiKeys: ApiKeyStore;
   metering: UsageMeter;
   limiter: RateLimiter;
   jobs: JobStore;

@@ -43,7 +43,7 @@ async function main(argv: string[]): Promise<void> {
   // With KERF_REDIS_URL accounts, keys, sessions, health, usage counters and the webhook outbox
   // are the cluster's, in Redis.
   const storage = await openStorage(config);
-  const { accounts, sessions, health, metering, outbox } = storage;
+  const { accounts, apiKeys, sessions, health, metering, outbox } = storage;
   const count = (name: 'rate' | 'monthly') => {
     const raw = values[name];
     if (raw === undefined) return undefined;
@@ -65,7 +65,7 @@ async function main(argv: string[]): Promise<void> {
         if (!values.email || !values.email.includes('@')) throw new UsageError('--email with an e-mail address is required');
         if (accounts.byEmail(values.email)) throw new UsageError(`an account for ${values.email} exists already`);
         const account = await accounts.create(values.email, { ratePerMinute: count('rate'), monthlyCalls: count('monthly') });
-        const { key } = await accounts.issueKey(account.id, values.label ?? 'first key');
+        const { key } = await apiKeys.issue(account.id, values.label ?? 'first key');
         out(`account ${account.id} ${account.email}\napi key (shown once): ${key}`);
         break;
       }
@@ -76,19 +76,19 @@ async function main(argv: string[]): Promise<void> {
         }
         break;
       case 'keys':
-        for (const k of accounts.keys(target().id)) {
+        for (const k of apiKeys.list(target().id)) {
           out(`${k.id}\t${k.prefix}…\t${k.label}\tcreated ${new Date(k.createdAt).toISOString()}${k.revokedAt ? `\trevoked ${new Date(k.revokedAt).toISOString()}` : ''}`);
         }
         break;
       case 'issue-key': {
-        const { key, info } = await accounts.issueKey(target().id, values.label ?? '');
+        const { key, info } = await apiKeys.issue(target().id, values.label ?? '');
         out(`key ${info.id} (shown once): ${key}`);
         break;
       }
       case 'revoke-key': {
         const id = Number(values.key);
         if (!Number.isInteger(id)) throw new UsageError('--key with a key id is required (see: kerf accounts keys)');
-        if (!await accounts.revokeKey(target().id, id)) throw new UsageError(`no active key ${values.key} on that account`);
+        if (!await apiKeys.revoke(target().id, id)) throw new UsageError(`no active key ${values.key} on that account`);
         out(`key ${id} revoked`);
         break;
       }

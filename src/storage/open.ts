@@ -1,13 +1,16 @@
 // The one place the adapters are chosen, for the server (src/main.ts) and the CLI
 // (src/cli/kerf.ts): the embedded SQLite database in the data directory, or, with
 // KERF_REDIS_URL, everything nodes share in Redis (job store and queue, webhook outbox, rate
-// limit and usage counters, accounts and keys, sessions, endpoint health). The data directory's
+// limit and usage counters, accounts, API keys, sessions, endpoint health). The data directory's
 // database is opened either way (it also holds the local files' index).
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { RedisAccountStore } from './accounts/redis.js';
 import { SqliteAccountStore } from './accounts/sqlite.js';
 import type { AccountStore } from './accounts/store.js';
+import { RedisApiKeyStore } from './api-keys/redis.js';
+import { SqliteApiKeyStore } from './api-keys/sqlite.js';
+import type { ApiKeyStore } from './api-keys/store.js';
 import { RedisEndpointHealth } from './health/redis.js';
 import { SqliteEndpointHealth } from './health/sqlite.js';
 import type { EndpointHealth } from './health/store.js';
@@ -23,8 +26,8 @@ import type { OutboxStore } from './outbox/store.js';
 import { MemoryRateLimiter } from './rate-limit/memory.js';
 import { RedisRateLimiter } from './rate-limit/redis.js';
 import type { RateLimiter } from './rate-limit/store.js';
-import { AccountKeys } from './redis/account-keys.js';
 import { connectRedis, type Redis } from './redis/client.js';
+import { RedisDirectory } from './redis/directory.js';
 import { RedisKeys } from './redis/keys.js';
 import { RedisSessions } from './sessions/redis.js';
 import { SqliteSessions } from './sessions/sqlite.js';
@@ -33,6 +36,7 @@ import { openDatabase } from './sqlite/db.js';
 
 export interface Storage {
   accounts: AccountStore;
+  apiKeys: ApiKeyStore;
   sessions: Sessions;
   health: EndpointHealth;
   metering: UsageMeter;
@@ -63,8 +67,11 @@ export async function openStorage(config: Config, options: StorageOptions = {}):
   const thresholds = { warnAfterMs: config.webhookWarnAfterMs, disableAfterMs: config.webhookDisableAfterMs };
   if (!config.redisUrl) {
     const outbox = new SqliteOutbox(db);
+    const apiKeys = new SqliteApiKeyStore(db);
     return {
-      accounts: new SqliteAccountStore(db, defaults),
+      // The key lookup caches accounts: a change to one drops them.
+      accounts: new SqliteAccountStore(db, defaults, () => apiKeys.refresh()),
+      apiKeys,
       sessions: new SqliteSessions(db),
       health: new SqliteEndpointHealth(db, thresholds),
       metering: new SqliteMetering(db),
@@ -96,21 +103,21 @@ export async function openStorage(config: Config, options: StorageOptions = {}):
   }) : undefined;
   const redis: Redis = jobs?.client ?? await connectRedis(config.redisUrl, onError);
   const keys = new RedisKeys(config.redisPrefix);
-  const accountKeys = new AccountKeys(config.redisPrefix);
-  // A server follows other nodes' account changes; a one-shot CLI run reads once.
-  const accounts = await RedisAccountStore.open(redis, accountKeys, { defaults, watch: Boolean(options.jobs), onError });
+  // A server follows other nodes' account and key changes; a one-shot CLI run reads once.
+  const directory = await RedisDirectory.open(redis, keys, { watch: Boolean(options.jobs), onError });
   const outbox = new RedisOutbox(redis, keys);
   return {
-    accounts,
-    sessions: new RedisSessions(redis, accountKeys),
-    health: new RedisEndpointHealth(redis, accountKeys, thresholds),
+    accounts: new RedisAccountStore(directory, defaults),
+    apiKeys: new RedisApiKeyStore(directory),
+    sessions: new RedisSessions(redis, keys),
+    health: new RedisEndpointHealth(redis, keys, thresholds),
     metering: new RedisMetering(redis, keys),
     outbox,
     limiter: new RedisRateLimiter(redis, keys, config.rateWindowMs),
     deliveryWakeups: outbox,
     ...(jobs ? { jobs } : {}),
     close: async () => {
-      await accounts.close();
+      await directory.close();
       if (jobs) await jobs.close();
       else await redis.close();
       db.close();

@@ -1,8 +1,8 @@
-// The storage contracts of accounts and keys, sessions, metering, the rate limit and endpoint
+// The storage contracts of accounts, API keys, sessions, metering, the rate limit and endpoint
 // health, written once and run through the factory (src/storage/open.ts) against both
 // adapters: a real SQLite file in a temporary data directory, and real Redis at 127.0.0.1:6379
-// under a key prefix of its own, deleted after. (The job store and the Redis outbox have their
-// own suites: job-store.test.ts, redis-outbox.test.ts.)
+// under a key prefix of its own, deleted after. (The job store and the webhook outbox have
+// suites of their own, run the same way: job-store.test.ts, outbox.test.ts.)
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -21,13 +21,15 @@ for (const adapter of ['sqlite', 'redis'] as const) {
     const prefix = testPrefix('storage');
     let storage: Storage;
 
+    /** The same data directory or Redis prefix: another store opened on it is another process (the CLI, a node). */
+    const env = (): NodeJS.ProcessEnv => ({
+      KERF_DATA_DIR: dataDir, KERF_WEBHOOK_WARN_HOURS: '1', KERF_WEBHOOK_DISABLE_HOURS: '2', KERF_RATE_PER_MINUTE: '100',
+      ...(adapter === 'redis' ? { KERF_REDIS_URL: TEST_REDIS_URL, KERF_REDIS_PREFIX: prefix } : {}),
+    });
+
     beforeAll(async () => {
       dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kerf-storage-'));
-      const env: NodeJS.ProcessEnv = {
-        KERF_DATA_DIR: dataDir, KERF_WEBHOOK_WARN_HOURS: '1', KERF_WEBHOOK_DISABLE_HOURS: '2', KERF_RATE_PER_MINUTE: '100',
-        ...(adapter === 'redis' ? { KERF_REDIS_URL: TEST_REDIS_URL, KERF_REDIS_PREFIX: prefix } : {}),
-      };
-      storage = await openStorage(loadConfig(env));
+      storage = await openStorage(loadConfig(env()));
     });
 
     afterAll(async () => {
@@ -49,25 +51,47 @@ for (const adapter of ['sqlite', 'redis'] as const) {
       await expect(Promise.resolve().then(() => accounts.create('a@example.com'))).rejects.toThrow();
     });
 
-    it('keys: an issued key finds its account, a revoked one finds nothing; plan, hold and webhook changes show', async () => {
-      const { accounts } = storage;
+    it('api keys: an issued key finds its account, a revoked one finds nothing; account changes show in the lookup at once', async () => {
+      const { accounts, apiKeys } = storage;
       const account = await accounts.create('keys@example.com');
-      const { key, info } = await accounts.issueKey(account.id, 'ci');
-      await accounts.refresh();
-      expect(accounts.byApiKey(key)?.id).toBe(account.id);
-      expect(accounts.byApiKey(key)?.id).toBe(account.id); // a second lookup (the cache) answers the same
-      expect(accounts.hasKey(key)).toBe(true);
-      expect(accounts.keys(account.id).map((k) => k.label)).toContain('ci');
+      const other = await accounts.create('keys-other@example.com');
+      const { key, info } = await apiKeys.issue(account.id, 'ci');
+      expect(apiKeys.byApiKey(key)?.id).toBe(account.id);
+      expect(apiKeys.byApiKey(key)?.id).toBe(account.id); // a second lookup (the cache) answers the same
+      expect(apiKeys.has(key)).toBe(true);
+      expect(apiKeys.list(account.id)).toEqual([{ id: info.id, prefix: info.prefix, label: 'ci', createdAt: info.createdAt, revokedAt: null }]);
+      expect(apiKeys.list(other.id)).toEqual([]);
       expect(key.startsWith(info.prefix)).toBe(true);
       await accounts.setPlan(account.id, { monthlyCalls: 5 });
       await accounts.setHold(account.id, true);
       await accounts.setWebhookUrl(account.id, 'https://hooks.example.com/k');
-      await accounts.refresh();
-      expect(accounts.byApiKey(key)).toMatchObject({ monthlyCalls: 5, onHold: true, webhookUrl: 'https://hooks.example.com/k' });
-      expect(await accounts.revokeKey(account.id, info.id)).toBe(true);
-      await accounts.refresh();
-      expect(accounts.byApiKey(key)).toBeUndefined();
-      expect(accounts.byApiKey('not-a-key')).toBeUndefined();
+      expect(apiKeys.byApiKey(key)).toMatchObject({ monthlyCalls: 5, onHold: true, webhookUrl: 'https://hooks.example.com/k' });
+      expect(await apiKeys.revoke(other.id, info.id)).toBe(false);
+      expect(await apiKeys.revoke(account.id, info.id)).toBe(true);
+      expect(await apiKeys.revoke(account.id, info.id)).toBe(false);
+      expect(apiKeys.byApiKey(key)).toBeUndefined();
+      expect(apiKeys.has(key)).toBe(true);
+      expect(apiKeys.list(account.id)[0].revokedAt).not.toBeNull();
+      expect(apiKeys.byApiKey('not-a-key')).toBeUndefined();
+      expect(apiKeys.has('not-a-key')).toBe(false);
+    });
+
+    it('api keys: a known key may be imposed (the development account), and a second store sees it after a refresh', async () => {
+      const { accounts, apiKeys } = storage;
+      const account = await accounts.create('imposed@example.com');
+      const raw = 'kerf_imposed_0123456789abcdef0123456789abcdef';
+      const { key } = await apiKeys.issue(account.id, 'KERF_DEV_API_KEY', raw);
+      expect(key).toBe(raw);
+      const second = await openStorage(loadConfig(env()));
+      try {
+        await second.apiKeys.refresh();
+        expect(second.apiKeys.byApiKey(raw)?.email).toBe('imposed@example.com');
+        await apiKeys.revoke(account.id, apiKeys.list(account.id)[0].id);
+        await second.apiKeys.refresh();
+        expect(second.apiKeys.byApiKey(raw, Date.now() + 1_000)).toBeUndefined();
+      } finally {
+        await second.close();
+      }
     });
 
     it('sessions: a session opens and closes; a sign-in link works once; a password checks', async () => {

@@ -34,7 +34,7 @@ function form(request: FastifyRequest): Record<string, string> {
 }
 
 export async function accountRoutes(app: FastifyInstance, services: Services) {
-  const { accounts, sessions, metering, outbox, health, deliverer, jobs } = services;
+  const { accounts, apiKeys, sessions, metering, outbox, health, deliverer, jobs } = services;
   const secure = (services.config.publicUrl ?? '').startsWith('https:') ? '; Secure' : '';
   const cookie = (name: string, value: string, maxAgeMs: number) =>
     `${name}=${encodeURIComponent(value)}; Path=/account; HttpOnly; SameSite=Strict; Max-Age=${Math.floor(maxAgeMs / 1000)}${secure}`;
@@ -81,7 +81,7 @@ export async function accountRoutes(app: FastifyInstance, services: Services) {
     if (!account) throw new ApiError(403, 'The account of this session no longer exists; sign in again on /account/login');
     const now = Date.now();
     return overviewPage({
-      account, csrf: s.csrf, now, usage: await metering.usage(account.id, now), keys: accounts.keys(account.id),
+      account, csrf: s.csrf, now, usage: await metering.usage(account.id, now), keys: apiKeys.list(account.id),
       health: await health.state(account.id), deliveries: await outbox.log(account.id, now - WEEK_MS), jobs: await jobs.recent(account.id, RECENT_JOBS, now), ...extra,
     });
   };
@@ -151,13 +151,13 @@ export async function accountRoutes(app: FastifyInstance, services: Services) {
   app.post('/account/keys', async (request, reply) => {
     const s = await guarded(request);
     const label = (form(request).label ?? '').trim().slice(0, 60);
-    const { key } = await accounts.issueKey(s.accountId, label);
+    const { key } = await apiKeys.issue(s.accountId, label);
     return html(reply, await overview(s, { shownOnce: { label: 'Your new API key (copy it now: it is not shown again)', value: key } }));
   });
 
   app.post('/account/keys/:id/revoke', async (request, reply) => {
     const s = await guarded(request);
-    if (!await accounts.revokeKey(s.accountId, Number((request.params as { id: string }).id))) throw new ApiError(404, 'No such active key');
+    if (!await apiKeys.revoke(s.accountId, Number((request.params as { id: string }).id))) throw new ApiError(404, 'No such active key');
     return reply.redirect('/account?done=revoked', 303);
   });
 

@@ -112,7 +112,7 @@ export async function analysisRoutes(app: FastifyInstance, services: Services) {
       },
     },
     bodyLimit: MAX_MODEL_BYTES,
-    onRequest: [authenticate(services.accounts), admitCall(services.limiter, services.metering)],
+    onRequest: [authenticate(services.apiKeys), admitCall(services.limiter, services.metering)],
     onResponse: refundRefused(services.limiter),
   }, async (request) => {
     const q = request.query;

@@ -27,7 +27,7 @@ export async function calculateRoutes(app: FastifyInstance, services: Services) 
         422: failure(`Over ${LIMITS.partInstances.toLocaleString('en')} part instances (the sum of q) or ${LIMITS.stockRows.toLocaleString('en')} stock rows.`),
       },
     },
-    onRequest: authenticate(services.accounts),
+    onRequest: authenticate(services.apiKeys),
     // Admission before validation: a refused body still spends a place in the per-minute rate.
     preValidation: admitCall(services.limiter, services.metering),
     // Only on the calls that admit: any onResponse hook makes Fastify listen on every response of its routes.

@@ -55,7 +55,7 @@ export async function sendExport(reply: FastifyReply, id: number, job: JobView |
 }
 
 export async function exportRoutes(app: FastifyInstance, services: Services) {
-  const onRequest = authenticate(services.accounts);
+  const onRequest = authenticate(services.apiKeys);
 
   app.withTypeProvider<ZodTypeProvider>().get('/v3/result/export', {
     schema: {

@@ -28,7 +28,7 @@ function jobQueryValidator<T>(route: Parameters<FastifySchemaCompiler<T>>[0]): R
 const PLAIN_ID = /^[1-9][0-9]{0,14}$/;
 
 export async function resultRoutes(app: FastifyInstance, services: Services) {
-  const onRequest = authenticate(services.accounts);
+  const onRequest = authenticate(services.apiKeys);
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.get('/v3/result/ready', {

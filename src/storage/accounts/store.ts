@@ -1,6 +1,7 @@
-// Accounts, their API keys, plans and hold flag, as the service sees them. Two adapters: the
-// embedded database (sqlite.ts) and Redis (redis.ts). Reads are synchronous in both, since
-// every authenticated request looks its key up; writes may be asynchronous, so callers await them.
+// Accounts, their plans, hold flag, default webhook and signing secrets, as the service sees
+// them (their API keys are the ApiKeyStore of ../api-keys/). Two adapters: the embedded database
+// (sqlite.ts) and Redis (redis.ts). Reads are synchronous in both, since an authenticated request
+// reads its account; writes may be asynchronous, so callers await them.
 
 export interface Account {
   id: number;
@@ -18,14 +19,6 @@ export interface Account {
 /** How long an old signing secret keeps signing after a rotation, so receivers can switch. */
 export const ROTATION_OVERLAP_MS = 24 * 3600 * 1000;
 
-export interface ApiKeyInfo {
-  id: number;
-  prefix: string;
-  label: string;
-  createdAt: number;
-  revokedAt: number | null;
-}
-
 export type MaybePromise<T> = T | Promise<T>;
 
 export type Plan = Partial<{ ratePerMinute: number; monthlyCalls: number }>;
@@ -34,13 +27,7 @@ export interface AccountStore {
   get(id: number): Account | undefined;
   byEmail(email: string): Account | undefined;
   list(): Account[];
-  /** The account a raw API key belongs to, or undefined for an unknown or revoked key. Synchronous: it runs on every call. */
-  byApiKey(key: string, now?: number): Account | undefined;
-  hasKey(rawKey: string): boolean;
-  keys(accountId: number): ApiKeyInfo[];
   create(email: string, plan?: Plan): MaybePromise<Account>;
-  issueKey(accountId: number, label?: string, rawKey?: string): MaybePromise<{ key: string; info: ApiKeyInfo }>;
-  revokeKey(accountId: number, keyId: number): MaybePromise<boolean>;
   setPlan(accountId: number, plan: Plan): MaybePromise<void>;
   setWebhookUrl(accountId: number, url: string | null): MaybePromise<void>;
   rotateSigningSecret(accountId: number, now?: number): MaybePromise<string>;

@@ -1,7 +1,7 @@
 // Endpoint health in Redis (the rules are health.ts's): one hash per account, shared by every
 // API node's delivery loop. A failure is recorded and the thresholds checked by one script, so
 // two nodes failing at once send the warning and the disable e-mail once.
-import type { AccountKeys } from '../redis/account-keys.js';
+import type { RedisKeys } from '../redis/keys.js';
 import type { Redis } from '../redis/client.js';
 import { luaScript } from '../redis/lua.js';
 import type { EndpointHealth, EndpointHealthState, HealthEvent, HealthThresholds } from './store.js';
@@ -12,7 +12,7 @@ const FAILED = luaScript('health/failed');
 const numberOrNull = (value: string | null | undefined) => (value === null || value === undefined ? null : Number(value));
 
 export class RedisEndpointHealth implements EndpointHealth {
-  constructor(private readonly redis: Redis, private readonly k: AccountKeys, readonly thresholds: HealthThresholds) {}
+  constructor(private readonly redis: Redis, private readonly k: RedisKeys, readonly thresholds: HealthThresholds) {}
 
   async state(accountId: number): Promise<EndpointHealthState> {
     const [failingSince, warnedAt, disabledAt] = await this.redis.hmGet(this.k.webhookHealth(accountId), ['failingSince', 'warnedAt', 'disabledAt']);

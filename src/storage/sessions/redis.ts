@@ -3,11 +3,11 @@
 // tokens' SHA-256 is kept; Redis expires them, and a link is taken with GETDEL so it works once.
 // Password hashes sit on the account's hash, outside the snapshot nodes keep of accounts.
 import type { Redis } from '../redis/client.js';
-import type { AccountKeys } from '../redis/account-keys.js';
+import type { RedisKeys } from '../redis/keys.js';
 import { hashPassword, LINK_TTL_MS, SESSION_TTL_MS, sha256, token, verifyPassword, type Session, type Sessions } from './store.js';
 
 export class RedisSessions implements Sessions {
-  constructor(private readonly redis: Redis, private readonly k: AccountKeys) {}
+  constructor(private readonly redis: Redis, private readonly k: RedisKeys) {}
 
   async open(accountId: number): Promise<{ token: string; session: Session }> {
     const raw = token();

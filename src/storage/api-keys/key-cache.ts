@@ -1,7 +1,7 @@
-// Raw API key -> account, in front of both account adapters: a repeated key skips the hash and
+// Raw API key -> account, in front of both key adapters: a repeated key skips the hash and
 // the lookup. Only known keys are remembered (a flood of random keys must not grow it), and it
 // is bounded; the adapter empties it whenever accounts or keys may have changed.
-import type { Account } from './store.js';
+import type { Account } from '../accounts/store.js';
 
 const MAX_KEYS = 10_000;
 
