@@ -9,17 +9,14 @@
 //   BENCH_DELIVERY_ROUNDS  healthy jobs per scenario (default 7)
 //   BENCH_DELIVERY_SERVER  the server to run (default this build's dist/src/main.js; point it at
 //                          another build to compare)
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { SERVER_SCRIPT, startServer, submitJob, type BenchServer } from './server.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const KEY = 'kerf_bench_key_0123456789abcdef';
-const SERVER = process.env.BENCH_DELIVERY_SERVER ?? path.join(here, '../src/main.js');
+const SERVER = process.env.BENCH_DELIVERY_SERVER ?? SERVER_SCRIPT;
 const SCENARIOS = (process.env.BENCH_DELIVERY_SLOW ?? '0,1,16').split(',').map(Number);
 const ROUNDS = Number(process.env.BENCH_DELIVERY_ROUNDS ?? 7);
 const SLOW_JOBS_EACH = 8;
@@ -56,26 +53,11 @@ async function receiver(hang: boolean): Promise<Receiver> {
   return state;
 }
 
-async function startKerf(dataDir: string): Promise<{ url: string; child: ChildProcess }> {
-  const env = { PORT: '0', KERF_DATA_DIR: dataDir, KERF_DEV_API_KEY: KEY, KERF_LOG_LEVEL: 'warn', KERF_POOL_THREADS: '2', KERF_WEBHOOK_ALLOW_LOOPBACK: '1',
-    KERF_RATE_PER_MINUTE: '100000' };
-  const child = spawn(process.execPath, [SERVER], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolve({ url: match[1], child });
-    });
-    child.once('exit', (code) => reject(new Error(`kerf exited with ${code}`)));
-  });
+function startKerf(dataDir: string): Promise<BenchServer> {
+  return startServer({ KERF_DATA_DIR: dataDir, KERF_POOL_THREADS: '2', KERF_WEBHOOK_ALLOW_LOOPBACK: '1', KERF_RATE_PER_MINUTE: '100000' }, SERVER);
 }
 
-async function submit(api: string, webhook: string): Promise<number> {
-  const reply = await fetch(`${api}/v3/calculate`, { method: 'POST', headers: { authorization: KEY, 'content-type': 'application/json' }, body: JSON.stringify(job(webhook)) });
-  if (reply.status !== 200) throw new Error(`calculate answered ${reply.status}: ${await reply.text()}`);
-  return ((await reply.json()) as { jobId: number }).jobId;
-}
+const submit = (api: string, webhook: string) => submitJob(api, job(webhook));
 
 async function until(check: () => boolean, timeoutMs: number): Promise<void> {
   const deadline = performance.now() + timeoutMs;

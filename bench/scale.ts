@@ -9,17 +9,14 @@
 //   BENCH_SCALE_JOBS  jobs per run (default 60)
 //   BENCH_SCALE_MAX   largest worker count (default 2)
 //   BENCH_SCALE_ROUNDS rounds of 1..MAX workers, alternating (default 3); the table gives medians
-import { spawn, type ChildProcess } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { connectRedis, deletePrefix } from '../src/storage/redis/client.js';
+import { BENCH_KEY, startServer, stopServer, submitJob, type BenchServer } from './server.js';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const KEY = 'kerf_bench_key_0123456789abcdef';
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const JOBS = Number(process.env.BENCH_SCALE_JOBS ?? 60);
 const MAX_WORKERS = Number(process.env.BENCH_SCALE_MAX ?? 2);
@@ -46,42 +43,13 @@ const kitchenJob = {
   ],
 };
 
-interface Node {
-  url: string;
-  child: ChildProcess;
-}
-
-function start(env: Record<string, string>): Promise<Node> {
-  const child = spawn(process.execPath, [path.join(here, '../src/main.js')], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolve({ url: match[1], child });
-    });
-    child.once('exit', (code) => reject(new Error(`kerf exited with ${code}`)));
-  });
-}
-
-async function stop(node: Node): Promise<void> {
-  if (node.child.exitCode !== null) return;
-  const exited = new Promise((resolve) => node.child.once('exit', resolve));
-  node.child.kill('SIGTERM');
-  await exited;
-}
-
-async function submit(api: string): Promise<number> {
-  const reply = await fetch(`${api}/v3/calculate`, { method: 'POST', headers: { authorization: KEY, 'content-type': 'application/json' }, body: JSON.stringify(kitchenJob) });
-  if (reply.status !== 200) throw new Error(`calculate answered ${reply.status}: ${await reply.text()}`);
-  return ((await reply.json()) as { jobId: number }).jobId;
-}
+const submit = (api: string) => submitJob(api, kitchenJob);
 
 /** Waits for every job, polling one at a time in submit order (light on the API process). */
 async function waitAll(api: string, ids: number[]): Promise<void> {
   for (const id of ids) {
     for (;;) {
-      const status = (await fetch(`${api}/v3/result/ready?id=${id}`, { headers: { authorization: KEY } })).status;
+      const status = (await fetch(`${api}/v3/result/ready?id=${id}`, { headers: { authorization: BENCH_KEY } })).status;
       if (status === 200) break;
       if (status !== 404) throw new Error(`ready answered ${status} for job ${id}`);
       await new Promise((r) => setTimeout(r, 25));
@@ -104,8 +72,8 @@ async function computeStats(url: string): Promise<{ jobs: number; failed: number
 }
 
 async function run(api: string, workers: number, env: Record<string, string>) {
-  const nodes: Node[] = [];
-  for (let i = 0; i < workers; i++) nodes.push(await start({ ...env, KERF_ROLE: 'worker', KERF_POOL_THREADS: '1' }));
+  const nodes: BenchServer[] = [];
+  for (let i = 0; i < workers; i++) nodes.push(await startServer({ ...env, KERF_ROLE: 'worker', KERF_POOL_THREADS: '1' }));
   try {
     await waitAll(api, await Promise.all(Array.from({ length: WARMUP_JOBS * workers }, () => submit(api))));
     const cpuBefore = nodes.reduce((sum, node) => sum + cpuSeconds(node.child.pid!), 0);
@@ -118,7 +86,7 @@ async function run(api: string, workers: number, env: Record<string, string>) {
     const perWorker = await Promise.all(nodes.map((node) => computeStats(node.url)));
     return { workers, seconds, jobsPerSecond: JOBS / seconds, cpuMsPerJob, perWorker };
   } finally {
-    await Promise.all(nodes.map(stop));
+    await Promise.all(nodes.map(stopServer));
   }
 }
 
@@ -142,11 +110,10 @@ async function main() {
   const prefix = `kerf-bench:${process.pid}-${crypto.randomBytes(3).toString('hex')}:`;
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kerf-bench-scale-'));
   const env = {
-    PORT: '0', KERF_DATA_DIR: dataDir, KERF_DEV_API_KEY: KEY, KERF_LOG_LEVEL: 'warn',
-    KERF_RATE_PER_MINUTE: '1000000000', KERF_MONTHLY_CALLS: '1000000000',
+    KERF_DATA_DIR: dataDir, KERF_RATE_PER_MINUTE: '1000000000', KERF_MONTHLY_CALLS: '1000000000',
     KERF_REDIS_URL: REDIS_URL, KERF_REDIS_PREFIX: prefix,
   };
-  const api = await start({ ...env, KERF_ROLE: 'api', KERF_POOL_THREADS: '1' });
+  const api = await startServer({ ...env, KERF_ROLE: 'api', KERF_POOL_THREADS: '1' });
   // Rounds alternate 1, 2, ... workers, so drift in what else the machine runs hits all alike.
   const runs: Awaited<ReturnType<typeof run>>[] = [];
   try {
@@ -154,7 +121,7 @@ async function main() {
       for (let workers = 1; workers <= MAX_WORKERS; workers++) runs.push(await run(api.url, workers, env));
     }
   } finally {
-    await stop(api);
+    await stopServer(api);
     const redis = await connectRedis(REDIS_URL, () => {});
     await deletePrefix(redis, prefix);
     await redis.close();
