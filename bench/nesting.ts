@@ -1,17 +1,18 @@
 // bench/nesting: the nesting engine as a roll job runs it (solveNestingRuns: ROLL_RUNS searches
-// side by side on worker threads, the best kept; no HTTP service) on the 13 classic
+// one after the other on one thread, the best kept; no HTTP service) on the 13 classic
 // ESICUP strip-packing instances in jagua-rs JSON, read at run time from /work/shared. Each
 // instance is one roll as high as the strip, open along x; the engine minimises the length.
 // Every layout is checked by the independent validator (test/support/validate-nesting.ts).
 // Prints: instance, parts, our density, sparrow's mean density at 1200 s, the difference in
-// points, the density a service job gets at its fixed effort (no searchTime) and how long it
-// took, the engine memory (the most any run grew to: a solve never frees it), and whether
+// points, the density a service job gets by its default policy (no searchTime: the stall rule
+// under the ceiling KERF_DEFAULT_SEARCH_MS), how long it took and why it stopped, the engine memory (the most any run grew to: a solve never frees it), and whether
 // the layouts are valid.
 //
 // Environment:
 //   BENCH_NESTING_SECONDS    per instance, default 60
 //   BENCH_NESTING_INSTANCES  comma list of names (default all)
 //   BENCH_NESTING_SEED       search seed, default 1
+//   BENCH_NESTING_RUNS       searches per roll job (default ROLL_RUNS, what the service runs)
 //   BENCH_NESTING_SEEDS      runs per instance on the clock, seeds SEED, SEED + 1, ...
 //                            (default 1): density is then their mean (lowest - highest),
 //                            sparrow's figure being a mean too
@@ -29,6 +30,7 @@ import { placePoint, type NestingProblem } from '../src/engine/nesting.js';
 import { ROLL_RUNS, solveNestingRuns } from '../src/engine/nesting-runs.js';
 import { SERVICE_EFFORT } from '../src/engine/nesting-problem.js';
 import { loadConfig } from '../src/config.js';
+import { clockStop, searchPlan } from '../src/engine/search-policy.js';
 import { checkPlacements, materialArea, type PlacedShape, type Pt } from '../test/support/validate-nesting.js';
 
 const DIR = process.env.BENCH_NESTING_DIR ?? '/work/shared/bench/instances/irregular-strip-esicup';
@@ -36,8 +38,11 @@ const SECONDS = Number(process.env.BENCH_NESTING_SECONDS ?? 60);
 const SEED = Number(process.env.BENCH_NESTING_SEED ?? 1);
 const SEEDS = Math.max(1, Math.floor(Number(process.env.BENCH_NESTING_SEEDS ?? 1)));
 const SVG_DIR = process.env.BENCH_NESTING_SVG;
-/** The job budget a service job gets (KERF_JOB_BUDGET_MS, as the service reads it). */
-const SERVICE_BUDGET_MS = loadConfig().jobBudgetMs;
+/** The clock a service job's default search gets (KERF_DEFAULT_SEARCH_MS under KERF_JOB_BUDGET_MS, as the service reads them). */
+const config = loadConfig();
+/** A request without searchTime: all searchPlan reads of it. */
+const SERVICE_PLAN = searchPlan({ saw: { options: {} } } as Parameters<typeof searchPlan>[0], config.jobBudgetMs, config.defaultSearchMs);
+const RUNS = Math.max(1, Math.floor(Number(process.env.BENCH_NESTING_RUNS ?? ROLL_RUNS)));
 const ONLY = (process.env.BENCH_NESTING_INSTANCES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 
 interface JaguaItem { id: number; demand: number; allowed_orientations?: number[]; shape: { type: string; data: number[][] } }
@@ -78,7 +83,7 @@ function drawStrip(placed: PlacedShape[], length: number, height: number): strin
 }
 
 /** One strip solve as a roll job runs it, on the clock (effort 0) or at an effort limit: the layout's length, density and validity. */
-async function solveStrip(inst: JaguaInstance, effort: number, budgetMs: number, seed: number) {
+async function solveStrip(inst: JaguaInstance, effort: number, budgetMs: number, seed: number, stopRule: NestingProblem['stopRule'] = 'effort') {
   const H = inst.strip_height;
   const CAP = 1e9;
   const problem: NestingProblem = {
@@ -96,8 +101,9 @@ async function solveStrip(inst: JaguaInstance, effort: number, budgetMs: number,
     seed,
     budgetMs,
     effort,
+    stopRule,
   };
-  const solution = await solveNestingRuns(problem);
+  const solution = solveNestingRuns(problem, RUNS);
   const placed: PlacedShape[] = [];
   let area = 0;
   const copies = new Map<number, number>();
@@ -133,11 +139,13 @@ async function run(file: string, sparrow: Map<string, number>): Promise<string> 
   const valid = runs.find((r) => r.valid !== 'yes')?.valid ?? 'yes';
   const memory = Math.max(...runs.map((r) => r.solution.memoryBytes));
   const started = performance.now();
-  const service = await solveStrip(inst, SERVICE_EFFORT, SERVICE_BUDGET_MS, SEED);
+  const service = await solveStrip(inst, SERVICE_EFFORT, SERVICE_PLAN.searchMs, SEED, 'stall');
   const serviceSeconds = (performance.now() - started) / 1000;
+  const { stats } = service.solution;
+  const serviceStop = stats.stoppedByDeadline ? clockStop(SERVICE_PLAN) : stats.stalled ? 'stalled' : 'effort';
   const ref = sparrow.get(name);
   const validity = service.valid === 'yes' ? valid : `${valid}; service default ${service.valid}`;
-  return `| ${name} | ${solution.items.length} | ${length.toFixed(3)} | ${density.toFixed(2)}${spread} | ${ref?.toFixed(2) ?? '-'} | ${ref === undefined ? '-' : (density - ref).toFixed(2)} | ${service.density.toFixed(2)} (${serviceSeconds.toFixed(1)} s) | ${solution.stats.iterations} | ${solution.compaction.improved}/${solution.compaction.attempts} | ${(memory / 2 ** 20).toFixed(0)} | ${validity} |`;
+  return `| ${name} | ${solution.items.length} | ${length.toFixed(3)} | ${density.toFixed(2)}${spread} | ${ref?.toFixed(2) ?? '-'} | ${ref === undefined ? '-' : (density - ref).toFixed(2)} | ${service.density.toFixed(2)} (${serviceSeconds.toFixed(1)} s, ${serviceStop}) | ${solution.stats.iterations} | ${solution.compaction.improved}/${solution.compaction.attempts} | ${(memory / 2 ** 20).toFixed(0)} | ${validity} |`;
 }
 
 const SHEET_RATIO = Number(process.env.BENCH_NESTING_SHEET_RATIO ?? 0.5);
@@ -191,8 +199,8 @@ if (process.env.BENCH_NESTING_SHEETS === '1') {
   for (const f of files) console.log(await runSheets(join(DIR, f)));
 } else {
   const seeds = SEEDS > 1 ? `seeds ${SEED} to ${SEED + SEEDS - 1}, density the mean (lowest - highest)` : `seed ${SEED}`;
-  console.log(`nesting: ${files.length} ESICUP strip instances, ${SECONDS} s each, ${ROLL_RUNS} runs side by side, ${seeds} (sparrow: mean density of its 1200 s runs)\n`);
-  console.log('| instance | parts | length | density % | sparrow 1200 s mean % | diff (points) | service default density % (time) | evaluations | compactions | engine memory MB | valid |');
+  console.log(`nesting: ${files.length} ESICUP strip instances, ${SECONDS} s each, ${RUNS} runs one after the other, ${seeds} (sparrow: mean density of its 1200 s runs)\n`);
+  console.log('| instance | parts | length | density % | sparrow 1200 s mean % | diff (points) | service default density % (time, stop) | evaluations | compactions | engine memory MB | valid |');
   console.log('|---|---|---|---|---|---|---|---|---|---|---|');
   for (const f of files) console.log(await run(join(DIR, f), sparrow));
 }

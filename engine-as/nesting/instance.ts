@@ -1,9 +1,10 @@
 // The flat input (mirrored by src/engine/nesting.ts; change together):
-//   header  [version, nStock, nTypes, gapParts, gapEdge, seed, budgetMs, effort, roll, noSheetCompaction, 0, 0]
+//   header  [version, nStock, nTypes, gapParts, gapEdge, seed, budgetMs, effort, roll, noSheetCompaction, stopRule, 0]
 //   stock   nStock x [x0, y0, x1, y1, q (-1 = as many as needed), area]   usable region per sheet
 //   types   per type: q, nAngles, mirror (0/1), nAllowed, allowed stock rows..., angles...,
 //           nRings, then per ring: nPoints, x0, y0, x1, y1, ...   (ring 0 the outline)
 // `roll` 1: stock is open-ended along x (x1 caps it) and the objective is the used length.
+// `stopRule` 0: stop at the effort limit; 1: the stall rule past it (search/work-limit.ts).
 
 import { Shape } from "./collision/shape";
 
@@ -39,6 +40,8 @@ export class Instance {
   budgetMs: f64 = 0;
   /** Evaluations before the search stops (0: only the budget stops it). */
   effort: f64 = 0;
+  /** STOP_AT_EFFORT or STOP_ON_STALL (search/work-limit.ts). */
+  stopRule: i32 = 0;
   roll: bool = false;
   /** Sheets: free the last sheet by fitting its parts into the earlier ones (search/empty-last.ts). */
   sheetCompaction: bool = true;
@@ -59,6 +62,7 @@ export function decode(a: Float64Array): Instance | null {
   inst.effort = a[7];
   inst.roll = a[8] == 1;
   inst.sheetCompaction = a[9] != 1;
+  inst.stopRule = a[10] == 1 ? 1 : 0;
   let p = HEADER_LEN;
   let scale: f64 = 0;
   for (let s = 0; s < nStock; s++) {

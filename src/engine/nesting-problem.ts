@@ -8,15 +8,16 @@ import type { NestingProblem, NestingType } from './nesting.js';
 import { partRings, type Pt } from '../schema/part-shapes.js';
 import type { PartIssue } from './problem.js';
 
-/** Evaluations of the search in a service job: the same request and seed give the same layout. */
+/** The effort limit of a service job's search, the stall rule's unit: the same request and seed give the same layout. */
 export const SERVICE_EFFORT = 500;
 
 /**
- * The search's limits: the service's effort, or with saw.options.searchTime the clock alone
- * (the caller's budgetMs is then that time; search-policy.ts).
+ * The search's limits: the default policy (the stall rule past the service's effort, under the
+ * caller's budgetMs, the ceiling), or with saw.options.searchTime the clock alone (budgetMs is
+ * then that time; search-policy.ts).
  */
-function searchLimits(searchTime: number | undefined, budgetMs: number, effort: number): { budgetMs: number; effort: number } {
-  return searchTime === undefined ? { budgetMs, effort } : { budgetMs, effort: 0 };
+function searchLimits(searchTime: number | undefined, budgetMs: number, effort: number): Pick<NestingProblem, 'budgetMs' | 'effort' | 'stopRule'> {
+  return searchTime === undefined ? { budgetMs, effort, stopRule: 'stall' } : { budgetMs, effort: 0 };
 }
 
 export interface MappedNesting {

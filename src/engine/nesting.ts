@@ -48,6 +48,12 @@ export interface NestingProblem {
   budgetMs: number;
   /** Evaluations before the search stops; 0 = the budget only. */
   effort: number;
+  /**
+   * 'effort' (default): stop at the effort limit. 'stall': the service's default policy, past
+   * the effort limit while the search still improves, until as much work again as the last
+   * improvement took finds nothing, at most 8 effort limits (engine-as/nesting/search/work-limit.ts).
+   */
+  stopRule?: 'effort' | 'stall';
   /** Sheets: fit the last sheet's parts into the earlier ones to free it (default true; false for before/after benches). */
   sheetCompaction?: boolean;
 }
@@ -69,8 +75,11 @@ export interface NestingSolution {
   sheets: { stock: number; usedLength: number }[];
   /** Type by type, copies in order. */
   items: NestedItem[];
-  /** iterations: over every run of the job; runs: searches run side by side (nesting-runs.ts), 1 when absent. */
-  stats: { iterations: number; elapsedMs: number; timeToBestMs: number; stoppedByDeadline: boolean; runs?: number };
+  /**
+   * iterations: over every run of the job; stalled: the stall rule ended the search (it did not
+   * reach its hard stop, nor the clock); runs: searches of the job (nesting-runs.ts), 1 when absent.
+   */
+  stats: { iterations: number; elapsedMs: number; timeToBestMs: number; stoppedByDeadline: boolean; stalled: boolean; runs?: number };
   /** Compaction: on one roll, shorter layouts found and attempts; on sheets, sheets freed. */
   compaction: { improved: number; attempts: number };
   /** How large the engine's memory grew (it is never freed during a solve: engine-as/nesting/asconfig.json). */
@@ -90,7 +99,7 @@ export function loadNestingModule(): WebAssembly.Module {
 }
 
 export function encodeNesting(p: NestingProblem): Float64Array {
-  const values: number[] = [FORMAT_VERSION, p.stock.length, p.types.length, p.gap, p.edge, p.seed, p.budgetMs, p.effort, p.roll ? 1 : 0, p.sheetCompaction === false ? 1 : 0, 0, 0];
+  const values: number[] = [FORMAT_VERSION, p.stock.length, p.types.length, p.gap, p.edge, p.seed, p.budgetMs, p.effort, p.roll ? 1 : 0, p.sheetCompaction === false ? 1 : 0, p.stopRule === 'stall' ? 1 : 0, 0];
   for (const s of p.stock) values.push(s.x0, s.y0, s.x1, s.y1, s.q, s.area);
   for (const t of p.types) {
     values.push(t.q, t.angles.length, t.mirror ? 1 : 0, t.stock.length, ...t.stock, ...t.angles, t.rings.length);
@@ -123,7 +132,9 @@ function decodeNesting(out: Float64Array, startedAt: number, calledAt: number, m
       iterations: out[3]!,
       elapsedMs: performance.now() - startedAt,
       timeToBestMs: out[4]! + (calledAt - startedAt),
+      // Why it stopped: 0 the effort limit, 1 the clock, 2 the stall rule.
       stoppedByDeadline: out[5] === 1,
+      stalled: out[5] === 2,
     },
     compaction: { improved: out[6]!, attempts: out[7]! },
     memoryBytes,

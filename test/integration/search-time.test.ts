@@ -13,7 +13,8 @@ import { seededRandom } from '../../bench/seeded.js';
 let server: KerfServer;
 
 beforeAll(async () => {
-  server = await startServer({ env: { KERF_RATE_PER_MINUTE: '10000' } });
+  // A ceiling and budget no default search here reaches: effort and the stall rule end them, however loaded the machine.
+  server = await startServer({ env: { KERF_RATE_PER_MINUTE: '10000', KERF_DEFAULT_SEARCH_MS: '600000', KERF_JOB_BUDGET_MS: '600000' } });
 });
 
 afterAll(async () => {
@@ -81,10 +82,14 @@ describe('saw.options.searchTime', () => {
     const triangle = [{ x: 0, y: 0 }, { x: 240, y: 0 }, { x: 0, y: 160 }];
     const nested = {
       saw: { cutType: 'nesting', stockType: 'roll', bladeWidth: 2 }, stock: [{ l: 10000, w: 600 }],
-      parts: [{ l: 100, w: 100, q: 6, outline: square }, { l: 240, w: 160, q: 6, outline: triangle }],
+      parts: [{ l: 100, w: 100, q: 3, outline: square }, { l: 240, w: 160, q: 3, outline: triangle }],
     };
-    const byEffort = await solveChecked(server.url, DEV_KEY, nested, validateNestingRecord);
-    expect(byEffort.metadata.engine.stopReason).toBe('effort');
+    // The default policy: the stall rule, counted in work units, so a second call repeats it exactly.
+    const [byEffort, again] = await Promise.all([0, 1].map(() => solveChecked(server.url, DEV_KEY, nested, validateNestingRecord)));
+    expect(byEffort.metadata.engine.stopReason).toBe('stalled');
+    expect(byEffort.metadata.engine.stoppedByDeadline).toBe(false);
+    expect(again.metadata.engine.effort).toBe(byEffort.metadata.engine.effort);
+    expect(again.parts.map((p: any) => [p.id, p.x, p.y, p.rotation])).toEqual(byEffort.parts.map((p: any) => [p.id, p.x, p.y, p.rotation]));
     const timed = await solveChecked(server.url, DEV_KEY, { ...nested, saw: { ...nested.saw, options: { searchTime: 1 } } }, validateNestingRecord);
     expect(timed.metadata.engine.stopReason).toBe('searchTime');
     // nestingOptions.searchTime, its first place, is still read.

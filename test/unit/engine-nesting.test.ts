@@ -197,6 +197,28 @@ describe('nesting engine', () => {
     expect(b.items).toEqual(a.items);
   });
 
+  it('under the stall rule searches past the effort limit while it improves, then stops stalled, the same every time', () => {
+    const p = problem({
+      roll: true,
+      stock: [{ x0: 0, y0: 0, x1: 1000, y1: 50, q: 1, area: 50000 }],
+      types: [
+        { q: 5, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [L] },
+        { q: 5, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [TRIANGLE] },
+      ],
+    });
+    const byEffort = solveNesting(p, mod);
+    const [a, b] = [solveNesting({ ...p, stopRule: 'stall' }, mod), solveNesting({ ...p, stopRule: 'stall' }, mod)];
+    expect(byEffort.stats.stalled).toBe(false);
+    expect(a.stats.stoppedByDeadline).toBe(false);
+    expect(a.stats.stalled).toBe(true);
+    // At least the effort limit's work, and at most the rule's hard stop (8 limits) of it.
+    expect(a.stats.iterations).toBeGreaterThanOrEqual(byEffort.stats.iterations);
+    expect(a.stats.iterations).toBeLessThanOrEqual(8 * byEffort.stats.iterations);
+    // Counted in work units, not time: a second run is the same.
+    expect(b.items).toEqual(a.items);
+    expect(b.stats.iterations).toBe(a.stats.iterations);
+  });
+
   it('ends a roll that no cut can shorten at the effort limit (three small parts in one column)', () => {
     // Every cut of the strip leaves a part sticking out past its end, clear of the others: such
     // attempts used to take no sweep of effort, so the search ran until the budget ran out.

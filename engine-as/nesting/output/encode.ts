@@ -1,6 +1,7 @@
 // The flat output (mirrored by src/engine/nesting.ts; change together):
 //   header [status (0 ok, else an input error), nSheets, nItems, evaluations, timeToBestMs,
-//           stoppedByDeadline, compactions (shorter strips found), compaction attempts]
+//           stop (0 at the effort limit, 1 by the clock, 2 stalled under the stall rule),
+//           compactions (shorter strips found), compaction attempts]
 //   sheets nSheets x [stock row, used length (right-most part extent less the region's x0)]
 //   items  nItems x [type, sheet (-1 = not placed), angle, mirror, cos, sin, dx, dy]
 // Items come type by type, copies in order. A placed item's point (x, y) of its request
@@ -8,6 +9,11 @@
 
 import { Layout } from "../construct/layout";
 import { Search } from "../search/local";
+import { STOP_ON_STALL } from "../search/work-limit";
+
+const STOP_EFFORT: f64 = 0;
+const STOP_CLOCK: f64 = 1;
+const STOP_STALLED: f64 = 2;
 
 const OUT_HEADER = 8;
 const SHEET_STRIDE = 2;
@@ -30,7 +36,7 @@ export function encodeResult(search: Search): Float64Array {
   out[2] = n;
   out[3] = search.evaluations;
   out[4] = search.timeToBestMs;
-  out[5] = search.stoppedByDeadline ? 1 : 0;
+  out[5] = search.stoppedByDeadline ? STOP_CLOCK : inst.stopRule == STOP_ON_STALL && !search.hitEffortCap ? STOP_STALLED : STOP_EFFORT;
   out[6] = search.compactions;
   out[7] = search.compactionAttempts;
   let p = OUT_HEADER;

@@ -15,6 +15,7 @@ import { Shape } from "../collision/shape";
 import { Layout } from "../construct/layout";
 import { Parts } from "./parts";
 import { Separator } from "./separate";
+import { WorkLimit } from "./work-limit";
 
 /** Share of the compaction time spent exploring; compression gets the rest. */
 const EXPLORE_SHARE: f64 = 0.8;
@@ -53,6 +54,10 @@ export class Compactor {
   width: f64 = 0;
   improved: i32 = 0;
   attempts: i32 = 0;
+  /** Set: the sweep limit moves on with each shorter strip (the stall rule, work-limit.ts). */
+  sweepLimit: WorkLimit | null = null;
+  /** Exploration ended by its share of the clock with sweeps left: what follows depends on the clock. */
+  cutByClock: bool = false;
   private largeArea: f64 = 0;
   /** Snapshots of a cleared pool, for the next near misses (a solve never frees memory: see nesting.ts). */
   private spare: Array<Parts> = new Array<Parts>(0);
@@ -132,6 +137,7 @@ export class Compactor {
       }
       parts.copyFrom(best);
     }
+    if (sep.sweeps < sep.maxSweeps && sep.maxSweeps < i64.MAX_VALUE) this.cutByClock = true;
     // Compression: small shrinks at a random place, ever smaller; a failure simply goes back.
     sep.budget = this.budget;
     const start = now();
@@ -181,6 +187,11 @@ export class Compactor {
     if (this.settleLeft(byX) < bestLength) {
       best.copyFrom(parts);
       this.improved++;
+      const limit = this.sweepLimit;
+      if (limit !== null) {
+        limit.improved(this.sep.sweeps);
+        this.sep.maxSweeps = limit.limit;
+      }
     } else {
       parts.copyFrom(best);
       this.sep.sweeps++;

@@ -4,8 +4,9 @@
 // one roll, strip compaction (compact.ts) takes over after a twentieth of the time (at an
 // effort limit, after a few order evaluations: compaction gets most of it); on sheets,
 // the last sheet's parts are fitted into the earlier sheets to free it (empty-last.ts), then
-// each sheet is moved to the smallest stock that takes it (downsize.ts). Every phase
-// stops at the effort limit (deterministic) or at the budget.
+// each sheet is moved to the smallest stock that takes it (downsize.ts). The order search
+// and strip compaction stop at the effort limit or, under the default rule, when they stall
+// (work-limit.ts), both deterministic, or at the budget.
 
 import { Budget } from "../../common/clock";
 import { Rng, seedFromF64 } from "../../common/rng";
@@ -14,6 +15,7 @@ import { Instance } from "../instance";
 import { Compactor, MAX_COMPACT_ITEMS } from "./compact";
 import { downsizeSheets } from "./downsize";
 import { emptyLastSheets } from "./empty-last";
+import { WorkLimit } from "./work-limit";
 
 const HISTORY = 40;
 /**
@@ -40,6 +42,8 @@ export class Search {
   evaluations: i32 = 0;
   timeToBestMs: f64 = 0;
   stoppedByDeadline: bool = false;
+  /** Under the stall rule: some phase ran to the rule's hard stop (STALL_CAP effort limits) instead of stalling. */
+  hitEffortCap: bool = false;
   compactions: i32 = 0;
   compactionAttempts: i32 = 0;
   itemType: Int32Array;
@@ -94,8 +98,12 @@ export class Search {
     const orderCutShort = orderBudget.expired();
     if (compactable && this.best.sheets.length == 1 && this.best.unplaced() == 0) {
       const maxSweeps: i64 = inst.effort > 0 ? <i64>(inst.effort * ROLL_SWEEPS_PER_EFFORT) : i64.MAX_VALUE;
-      const compactor = new Compactor(this.best, rng, this.budget, maxSweeps);
+      const sweepLimit = new WorkLimit(maxSweeps == i64.MAX_VALUE ? 0 : maxSweeps, inst.stopRule);
+      const compactor = new Compactor(this.best, rng, this.budget, sweepLimit.limit);
+      compactor.sweepLimit = sweepLimit;
       compactor.run();
+      if (compactor.cutByClock) this.stoppedByDeadline = true;
+      if (compactor.sweeps >= sweepLimit.limit && sweepLimit.atEffortLimit()) this.hitEffortCap = true;
       this.evaluations += <i32>compactor.sweeps;
       this.compactions = compactor.improved;
       this.compactionAttempts = compactor.attempts;
@@ -128,8 +136,12 @@ export class Search {
     let candidate = new Layout(inst, this.itemType);
     candidate.budget = this.budget;
     let cur = current;
+    const limit = new WorkLimit(<i64>Math.ceil(effort), inst.stopRule);
     while (true) {
-      if (effort > 0 && <f64>this.evaluations >= effort) break;
+      if (limit.reached(this.evaluations)) {
+        if (limit.atEffortLimit()) this.hitEffortCap = true;
+        break;
+      }
       if (budget.expired()) break;
       candidate.copyFrom(cur);
       const from = this.mutate(candidate, rng);
@@ -147,7 +159,10 @@ export class Search {
         cur = candidate;
         candidate = t;
         currentCost = cost;
-        if (cost < this.bestCost) this.keep(cur, cost);
+        if (cost < this.bestCost) {
+          this.keep(cur, cost);
+          limit.improved(this.evaluations);
+        }
       }
       if (currentCost < history[slot]) history[slot] = currentCost;
     }
