@@ -4,7 +4,7 @@
 // into EngineSolution trees. No packing logic lives here: the engine owns the algorithms.
 
 import { laterStop, type EngineNode, type EnginePart, type EngineSheet, type EngineSolution, type GreedyStart, type GuillotineProblem, type StopReason } from './types.js';
-import { loadWasm, runFlat } from './wasm.js';
+import { loadWasm, runFlat } from '../common/wasm.js';
 
 // ---- flat layout; mirrors engine-as/guillotine/layout.ts (change both together) ----
 const FORMAT_VERSION = 5;
