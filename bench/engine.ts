@@ -36,7 +36,8 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
-import { loadEngineModule, solveGuillotine } from '../src/engine/guillotine/solve.js';
+import { loadEngineModule } from '../src/engine/guillotine/boundary.js';
+import { solveGuillotine } from '../src/engine/guillotine/solve.js';
 import type { EnginePart, EngineStock, GuillotineProblem, EngineNode, Axis } from '../src/engine/guillotine/types.js';
 import { cabinetRows } from './cabinet-jobs.js';
 

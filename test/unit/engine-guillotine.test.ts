@@ -5,7 +5,8 @@
 // Needs build/engine.wasm: npx asc --config asconfig.json --target release
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadEngineModule, solveGuillotine } from '../../src/engine/guillotine/solve.js';
+import { loadEngineModule } from '../../src/engine/guillotine/boundary.js';
+import { solveGuillotine } from '../../src/engine/guillotine/solve.js';
 import { seededRandom } from '../../bench/seeded.js';
 import type {
   Axis,
