@@ -2,7 +2,7 @@
 // It flattens a NestingProblem into one Float64Array, runs it in a fresh WebAssembly instance
 // and reads the placements back. The geometry and the search live in the engine.
 
-import { loadWasm, runFlat } from './wasm.js';
+import { loadWasm, runFlat } from '../common/wasm.js';
 
 // ---- flat layout; mirrors engine-as/nesting/instance.ts and output/encode.ts (change together) ----
 const FORMAT_VERSION = 1;
@@ -77,7 +77,7 @@ export interface NestingSolution {
   items: NestedItem[];
   /**
    * iterations: over every run of the job; stalled: the stall rule ended the search (it did not
-   * reach its hard stop, nor the clock); runs: searches of the job (nesting-runs.ts), 1 when absent.
+   * reach its hard stop, nor the clock); runs: searches of the job (runs.ts), 1 when absent.
    */
   stats: { iterations: number; elapsedMs: number; timeToBestMs: number; stoppedByDeadline: boolean; stalled: boolean; runs?: number };
   /** Compaction: on one roll, shorter layouts found and attempts; on sheets, sheets freed. */

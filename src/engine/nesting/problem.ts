@@ -3,10 +3,10 @@
 // clearance is saw.bladeWidth + options.minSpacing between parts and options.minSpacing from
 // the usable region's edge (the stock less its trims). Parts no stock can take get the
 // reason here; the engine sees only rings, turns and allowed rows.
-import type { CalcPart, CalcRequest, CalcStock } from '../schema/request.js';
-import type { NestingProblem, NestingType } from './nesting.js';
-import { partRings, type Pt } from '../schema/part-shapes.js';
-import type { PartIssue } from './problem.js';
+import type { CalcPart, CalcRequest, CalcStock } from '../../schema/request.js';
+import type { NestingProblem, NestingType } from './solve.js';
+import { partRings, type Pt } from '../../schema/part-shapes.js';
+import type { PartIssue } from '../guillotine/problem.js';
 
 /** The effort limit of a service job's search, the stall rule's unit: the same request and seed give the same layout. */
 export const SERVICE_EFFORT = 500;
@@ -14,7 +14,7 @@ export const SERVICE_EFFORT = 500;
 /**
  * The search's limits: the default policy (the stall rule past the service's effort, under the
  * caller's budgetMs, the ceiling), or with saw.options.searchTime the clock alone (budgetMs is
- * then that time; search-policy.ts).
+ * then that time; ../common/search-policy.ts).
  */
 function searchLimits(searchTime: number | undefined, budgetMs: number, effort: number): Pick<NestingProblem, 'budgetMs' | 'effort' | 'stopRule'> {
   return searchTime === undefined ? { budgetMs, effort, stopRule: 'stall' } : { budgetMs, effort: 0 };

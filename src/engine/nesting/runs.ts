@@ -4,12 +4,12 @@
 // The runs stay on the job's thread so the pool owns every compute thread (KERF_POOL_THREADS
 // is the whole of it): run k gets an equal share of the clock left. Each run is deterministic
 // when it ends by effort or by stalling, so the pick is too.
-import type { CalcRequest } from '../schema/request.js';
-import type { ResultRecord } from '../schema/result.js';
-import { buildNestingRecord } from '../result/nesting-record.js';
-import { loadNestingModule, solveNesting, type NestingProblem, type NestingSolution } from './nesting.js';
-import { toNestingProblem } from './nesting-problem.js';
-import { clockStop, searchPlan } from './search-policy.js';
+import type { CalcRequest } from '../../schema/request.js';
+import type { ResultRecord } from '../../schema/result.js';
+import { buildNestingRecord } from './record.js';
+import { loadNestingModule, solveNesting, type NestingProblem, type NestingSolution } from './solve.js';
+import { toNestingProblem } from './problem.js';
+import { clockStop, searchPlan } from '../common/search-policy.js';
 
 /** Searches per roll job (sheet jobs run one: their search ends in well under a second). */
 export const ROLL_RUNS = 2;
