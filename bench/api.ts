@@ -62,7 +62,7 @@ async function main() {
     const ready = { url: `${kerf.url}/v3/result/ready?id=${jobId}`, headers: { authorization: KEY } };
     const rounds: { bare: Awaited<ReturnType<typeof load>>; ready: Awaited<ReturnType<typeof load>> }[] = [];
     for (let i = 0; i < ROUNDS; i++) {
-      rounds.push({ bare: await load('bare', { url: `${bare.url}/bare` }, bare.child.pid!), ready: await load('ready', ready, kerf.child.pid!) });
+      rounds.push({ bare: await load('bare', { url: `${bare.url}/bare?id=${jobId}`, headers: { authorization: KEY } }, bare.child.pid!), ready: await load('ready', ready, kerf.child.pid!) });
     }
     const bareRps = median(rounds.map((r) => r.bare.rps));
     const lastBare = rounds[rounds.length - 1].bare.rps;
