@@ -80,7 +80,10 @@ async function main() {
       rounds.reduce((n, r) => n + r.ready.non2xx, 0), bareRps, median(rounds.map((r) => r.ready.rps / r.bare.rps)),
       median(rounds.map((r) => r.ready.cpuPerRequestUs)), '>= 0.85');
     row('POST /v3/calculate (4 parts)', calc.rps, calc.p99, calc.non2xx, lastBare, calc.rps / lastBare, calc.cpuPerRequestUs);
-    console.log(`\nready/bare per round: ${rounds.map((r) => (r.ready.rps / r.bare.rps).toFixed(2)).join(', ')}`);
+    console.log('\nPer round (bare, then ready):\n');
+    console.log('| round | bare requests/s | ready requests/s | ratio | bare CPU µs/request | ready CPU µs/request | CPU ratio (bare/ours) |');
+    console.log('|---:|---:|---:|---:|---:|---:|---:|');
+    rounds.forEach((r, i) => console.log(`| ${i + 1} | ${Math.round(r.bare.rps)} | ${Math.round(r.ready.rps)} | ${(r.ready.rps / r.bare.rps).toFixed(2)} | ${r.bare.cpuPerRequestUs.toFixed(1)} | ${r.ready.cpuPerRequestUs.toFixed(1)} | ${(r.bare.cpuPerRequestUs / r.ready.cpuPerRequestUs).toFixed(2)} |`));
   } finally {
     bare.child.kill('SIGKILL');
     kerf.child.kill('SIGKILL');
