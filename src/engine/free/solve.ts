@@ -3,7 +3,8 @@
 // better of the two is returned as free roots. So a CNC job is never cut worse than the same
 // job on a panel saw.
 
-import { laterStop, type EngineNode, type EngineSolution, type GuillotineProblem } from '../guillotine/types.js';
+import type { EngineNode, EngineSolution, GuillotineProblem } from '../guillotine/types.js';
+import { laterStop } from '../common/stop-reason.js';
 import { solveOnce } from '../guillotine/boundary.js';
 import { solveOpenLength } from '../guillotine/rolls.js';
 import { partsArea, partsOf } from '../guillotine/tree.js';

@@ -3,7 +3,8 @@
 // per task, so memory never outlives the task), and the flat answer read back into
 // EngineSolution trees; the same for one strip run of a roll. No packing logic lives here.
 
-import type { EngineNode, GuillotineProblem, EngineSolution, EngineSheet, StopReason } from './types.js';
+import type { EngineNode, GuillotineProblem, EngineSolution, EngineSheet } from './types.js';
+import type { StopReason } from '../common/stop-reason.js';
 import { loadWasm, runFlat } from '../common/wasm.js';
 // The flat format, declared once for the engine and this boundary.
 import * as F from '../../../engine-as/guillotine/format.js';

@@ -2,7 +2,8 @@
 // a row of bands and a bisection of the roll's length over one-sheet probes, each with its
 // share of the roll's budget (the *_SHARE constants below); the shortest piece wins.
 
-import type { EngineNode, EnginePart, EngineSheet, EngineSolution, GreedyStart, GuillotineProblem, StopReason } from './types.js';
+import type { EngineNode, EnginePart, EngineSheet, EngineSolution, GreedyStart, GuillotineProblem } from './types.js';
+import type { StopReason } from '../common/stop-reason.js';
 import { runStrip, solveOnce, type StripPart } from './boundary.js';
 import { partsArea, partsEnd, shiftClamp, unplacedOf } from './tree.js';
 
