@@ -23,7 +23,8 @@ build/linear.wasm build/mesh.wasm build/nesting.wasm: build/%.wasm: node_modules
 	npx asc --config engine-as/$*/asconfig.json --target release
 
 # The Redis adapters' Lua scripts are read beside the compiled code, so they are copied there.
-dist/.built: node_modules/.installed tsconfig.json $(shell find src bench -name '*.ts' -o -name '*.lua')
+# The engines' flat formats (engine-as/<engine>/format.ts, mesh/layout.ts) compile on both sides.
+dist/.built: node_modules/.installed tsconfig.json $(shell find src bench -name '*.ts' -o -name '*.lua') $(wildcard engine-as/*/format.ts) engine-as/mesh/layout.ts
 	npx tsc -p .
 	rm -rf dist/src/storage/redis/lua && cp -r src/storage/redis/lua dist/src/storage/redis/lua
 	touch $@

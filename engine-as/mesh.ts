@@ -7,7 +7,7 @@
 import { weld } from "./mesh/weld";
 import { components } from "./mesh/components";
 import { measureAll } from "./mesh/measure";
-import { OUT_HEADER, OUT_STRIDE } from "./mesh/layout";
+import { OUT_HEADER, OUT_STRIDE, O_COMPONENTS, O_WELDED, O_DEGENERATE } from "./mesh/layout";
 
 let positions = new Float32Array(0);
 let groups = new Int32Array(0);
@@ -29,9 +29,9 @@ export function analyse(tolerance: f64): i32 {
   const comps = components(welded.ids, welded.count, groups, positions, welded.first);
   faceComp = comps.faceComp;
   output = new Float64Array(OUT_HEADER + comps.count * OUT_STRIDE);
-  output[0] = <f64>comps.count;
-  output[1] = <f64>welded.count;
-  output[2] = <f64>comps.degenerate;
+  output[O_COMPONENTS] = <f64>comps.count;
+  output[O_WELDED] = <f64>welded.count;
+  output[O_DEGENERATE] = <f64>comps.degenerate;
   measureAll(positions, welded, comps, output, OUT_HEADER);
   return output.length;
 }

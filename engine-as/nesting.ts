@@ -1,6 +1,6 @@
 // kerf nesting (true-shape) engine entry, built to build/nesting.wasm. The host writes the
-// flat input (see nesting/instance.ts) into the buffer returned by inputPtr, calls
-// solveNesting, then reads that many f64 values at outputPtr(). One fresh instance per task.
+// flat input (nesting/format.ts) at inputPtr, calls solveNesting, then reads that many f64
+// values at outputPtr() (common/flat-io.ts). One fresh instance per task.
 // Built with AssemblyScript's stub runtime (nesting/asconfig.json): memory is only ever
 // bumped, never freed, which spares every call the collector's shadow-stack bookkeeping
 // (the same layouts; bottom-left fill about twice as fast, strip compaction about 15 %).
@@ -9,22 +9,11 @@
 // instance per task frees the rest.
 
 import { solveNesting as solveNestingFlat } from "./nesting/solve";
+import { run } from "./common/flat-io";
 
-let input: Float64Array = new Float64Array(0);
-let output: Float64Array = new Float64Array(0);
-
-/** Allocates the input buffer for n f64 values and returns its address. */
-export function inputPtr(n: i32): usize {
-  input = new Float64Array(n > 0 ? n : 0);
-  return input.dataStart;
-}
+export { inputPtr, outputPtr } from "./common/flat-io";
 
 /** Solves the nesting problem in the input buffer; returns the output length in f64s. */
 export function solveNesting(): i32 {
-  output = solveNestingFlat(input);
-  return output.length;
-}
-
-export function outputPtr(): usize {
-  return output.dataStart;
+  return run(solveNestingFlat);
 }

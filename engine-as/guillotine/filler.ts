@@ -1,3 +1,4 @@
+// Long (over 400 lines) because the stage-by-stage fill is one recursion over bands whose opener choice, band growth and trim share its state.
 // Sheet filler: builds one sheet's guillotine tree greedily, stage by stage.
 //
 // A cut node at stage s runs its cuts along `dir`; it has a fixed extent A along dir and B

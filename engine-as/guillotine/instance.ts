@@ -1,3 +1,4 @@
+// Long (over 400 lines) because decoding, merging rows into types and splitting into components build one Instance step by step.
 // Instance decoding: reads the flat input, drops what can never be used, merges identical
 // part rows into item types (so 20,000 instances of a few sizes cost a few types) and
 // identical stock rows into stock types, and splits the problem into independent

@@ -37,6 +37,7 @@ class Writer {
   private node(kind: i32, dir: i32, x: f64, y: f64, l: f64, w: f64, item: i32, children: i32): void {
     const o = this.out;
     o.reserve(L.NODE_STRIDE);
+    // In the order of format.ts's ON_* offsets.
     o.push(<f64>kind);
     o.push(<f64>dir);
     o.push(x);

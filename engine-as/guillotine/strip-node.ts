@@ -2,15 +2,15 @@
 // nodes over a region with their children side by side, and parts; a free root
 // (KIND_FREE) holds parts placed anywhere, for free placement.
 
-export const KIND_CUT: i32 = 0;
-export const KIND_PART: i32 = 1;
-export const KIND_FREE: i32 = 2;
+import { NODE_STRIDE, ON_KIND, ON_DIR, ON_X, ON_Y, ON_L, ON_W, ON_PART, ON_CHILDREN } from "./format";
+
+export { KIND_CUT, KIND_PART, KIND_FREE } from "./format";
 /** Cut lines parallel to x (children stacked along y). */
 export const ALONG_X: i32 = 0;
 /** Cut lines parallel to y (children side by side along x): the cuts across the roll. */
 export const ALONG_Y: i32 = 1;
 /** Values per node in the output. */
-export const NODE_VALUES: i32 = 8;
+export const NODE_VALUES: i32 = NODE_STRIDE;
 
 export class Node {
   kind: i32;
@@ -40,14 +40,14 @@ export function countNodes(node: Node): i32 {
 
 /** Writes the tree in preorder from out[at]; returns the position after it. */
 export function writeNode(out: Float64Array, at: i32, node: Node): i32 {
-  out[at] = <f64>node.kind;
-  out[at + 1] = <f64>node.dir;
-  out[at + 2] = node.x;
-  out[at + 3] = node.y;
-  out[at + 4] = node.l;
-  out[at + 5] = node.w;
-  out[at + 6] = <f64>node.part;
-  out[at + 7] = <f64>node.children.length;
+  out[at + ON_KIND] = <f64>node.kind;
+  out[at + ON_DIR] = <f64>node.dir;
+  out[at + ON_X] = node.x;
+  out[at + ON_Y] = node.y;
+  out[at + ON_L] = node.l;
+  out[at + ON_W] = node.w;
+  out[at + ON_PART] = <f64>node.part;
+  out[at + ON_CHILDREN] = <f64>node.children.length;
   let j = at + NODE_VALUES;
   for (let i = 0; i < node.children.length; i++) j = writeNode(out, j, node.children[i]);
   return j;

@@ -1,3 +1,4 @@
+// Long (over 400 lines) because the skyline, its branching and its pruning bounds are one backtracking search over shared arrays.
 // Backtracking search for a strip layout of a given length L.
 //
 // Lowest-gap branching: the lowest, then leftmost, segment of the skyline (the profile of

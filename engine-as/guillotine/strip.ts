@@ -1,3 +1,4 @@
+// Long (over 400 lines) because the recursive fill, its band look-ahead and the local search over its settings share the Strip state.
 // Strip packing by recursive best fit (rolls: fixed width, shortest length). The roll is cut
 // across into bands; each band is a rectangle filled recursively: the part that fits it best
 // (exact fits of the rectangle's length or width first, then area) goes into its corner, and
@@ -23,6 +24,7 @@ import { Node, KIND_CUT, KIND_PART, ALONG_X, ALONG_Y, NODE_VALUES, countNodes, w
 import { searchShorter } from "./strip-exact";
 import { StripTree } from "./strip-tree";
 import { PartTypes } from "./strip-types";
+import * as F from "./format";
 
 const EPS: f64 = 1e-9;
 /** Band lengths tried per band (longest remaining part extents). */
@@ -44,8 +46,6 @@ const BEST_FIT_SHARE_FREE: f64 = 0.3;
 const BEST_FIT_SHARE_GUILLOTINE: f64 = 0.8;
 /** Effort of one backtracking node, in candidate evaluations. */
 const TREE_NODE_WORK: f64 = 40;
-/** Output values before the tree. */
-const OUT_HEADER: i32 = 6;
 /**
  * Deepest nesting of fill() (one level per part placed in a region): the shadow stack holds
  * 128 KiB (asconfig.json stackSize), and each level takes about 70 bytes of it.
@@ -467,22 +467,22 @@ class Params {
 }
 
 export function solveStrip(input: Float64Array): Float64Array {
-  if (input.length < 7) return errorOut();
-  const Y = input[0];
-  const k = input[1];
-  const maxPhase = <i32>input[2];
+  if (input.length < F.S_HEADER_LEN) return errorOut();
+  const Y = input[F.S_WIDTH];
+  const k = input[F.S_KERF];
+  const maxPhase = <i32>input[F.S_MAXPHASE];
   const free = maxPhase < 0;
   const started = now();
-  const deadline = started + Math.max(0.0, input[4]);
-  const effort = input[5];
-  const n = <i32>input[6];
-  if (!(Y > 0) || !(k >= 0) || n < 0 || input.length < 7 + 4 * n) return errorOut();
-  const types = new PartTypes(input, 7, n);
+  const deadline = started + Math.max(0.0, input[F.S_BUDGET]);
+  const effort = input[F.S_EFFORT];
+  const n = <i32>input[F.S_NPARTS];
+  if (!(Y > 0) || !(k >= 0) || n < 0 || input.length < F.S_HEADER_LEN + F.S_PART_STRIDE * n) return errorOut();
+  const types = new PartTypes(input, F.S_HEADER_LEN, n);
   const nt = types.n;
   // Free placement: the best-fit strips are guillotine layouts with any number of stages.
   const s = new Strip(Y, k, free ? 0 : maxPhase, types);
   const q0 = types.q;
-  const seed = seedFromF64(input[3]);
+  const seed = seedFromF64(input[F.S_SEED]);
   const rng = new Rng(seed);
   s.rng = new Rng(seed + 1);
   const work = effort > 0 ? EFFORT_UNIT * effort : Infinity;
@@ -540,19 +540,19 @@ export function solveStrip(input: Float64Array): Float64Array {
   }
   types.assignParts(b);
   const nodes = countNodes(b);
-  const out = new Float64Array(OUT_HEADER + NODE_VALUES * nodes);
-  out[0] = 0;
-  out[1] = b.l;
-  out[2] = <f64>iterations;
-  out[3] = first;
-  out[4] = <f64>nodes;
-  out[5] = lowerBound;
-  writeNode(out, OUT_HEADER, b);
+  const out = new Float64Array(F.SO_HEADER + NODE_VALUES * nodes);
+  out[F.SO_STATUS] = 0;
+  out[F.SO_LENGTH] = b.l;
+  out[F.SO_ITERATIONS] = <f64>iterations;
+  out[F.SO_FIRST] = first;
+  out[F.SO_NODES] = <f64>nodes;
+  out[F.SO_LOWER_BOUND] = lowerBound;
+  writeNode(out, F.SO_HEADER, b);
   return out;
 }
 
 function errorOut(): Float64Array {
   const out = new Float64Array(1);
-  out[0] = 1;
+  out[F.SO_STATUS] = 1;
   return out;
 }

@@ -3,15 +3,14 @@
 // as sum(p + kerf) <= L + kerf. So every item size is p + kerf and every capacity L + kerf,
 // and the rest of the engine never sees the blade.
 //
-// Input layout (mirrors src/engine/linear.ts, change both together):
-//   [0] version=1, [1] nT stock rows, [2] nI part rows, [3] kerf, [4] seed, [5] budgetMs,
-//   [6] stockSelection (0 efficiency, 1 smallest), [7] objective (0 count, 1 cost)
+// Input layout (declared in linear/format.ts, which the service's boundary imports too):
+//   header: version, nT stock rows, nI part rows, kerf, seed, budgetMs, stockSelection
+//   (0 efficiency, 1 smallest), objective (0 count, 1 cost)
 //   then nT x [usable length, quantity (-1 unlimited), cost]
 //   then nI x [length, demand]
 //   then nI*nT allowed flags (row i, column t).
 
-export const FORMAT_VERSION: f64 = 1;
-const HEADER: i32 = 8;
+import * as F from "./format";
 
 export class Instance {
   nT: i32 = 0;
@@ -42,24 +41,24 @@ export class Instance {
 }
 
 export function decode(a: Float64Array): Instance | null {
-  if (a.length < HEADER || a[0] != FORMAT_VERSION) return null;
+  if (a.length < F.HEADER_LEN || a[F.H_VERSION] != <f64>F.FORMAT_VERSION) return null;
   const inst = new Instance();
-  const nT = <i32>a[1];
-  const nI = <i32>a[2];
-  if (nT < 0 || nI < 0 || a.length < HEADER + nT * 3 + nI * 2 + nI * nT) return null;
+  const nT = <i32>a[F.H_NSTOCK];
+  const nI = <i32>a[F.H_NPARTS];
+  if (nT < 0 || nI < 0 || a.length < F.HEADER_LEN + nT * F.STOCK_STRIDE + nI * F.PART_STRIDE + nI * nT) return null;
   inst.nT = nT;
   inst.nI = nI;
-  inst.kerf = a[3];
-  inst.seed = a[4];
-  inst.budgetMs = a[5];
-  inst.smallest = a[6] == 1;
-  inst.byCost = a[7] == 1;
+  inst.kerf = a[F.H_KERF];
+  inst.seed = a[F.H_SEED];
+  inst.budgetMs = a[F.H_BUDGET];
+  inst.smallest = a[F.H_SELECTION] == 1;
+  inst.byCost = a[F.H_OBJECTIVE] == 1;
   inst.cap = new Float64Array(nT);
   inst.qty = new Int32Array(nT);
   inst.weight = new Float64Array(nT);
   let maxCap: f64 = 1;
   for (let t = 0; t < nT; t++) {
-    const b = HEADER + t * 3;
+    const b = F.HEADER_LEN + t * F.STOCK_STRIDE;
     inst.cap[t] = a[b] + inst.kerf;
     inst.qty[t] = a[b + 1] < 0 ? -1 : <i32>a[b + 1];
     inst.weight[t] = inst.byCost ? a[b + 2] : 1.0;
@@ -69,15 +68,15 @@ export function decode(a: Float64Array): Instance | null {
   inst.eps = 1e-9 * maxCap;
   inst.size = new Float64Array(nI);
   inst.dem = new Int32Array(nI);
-  const ib = HEADER + nT * 3;
+  const ib = F.HEADER_LEN + nT * F.STOCK_STRIDE;
   for (let i = 0; i < nI; i++) {
-    inst.size[i] = a[ib + i * 2] + inst.kerf;
-    inst.dem[i] = <i32>a[ib + i * 2 + 1];
+    inst.size[i] = a[ib + i * F.PART_STRIDE] + inst.kerf;
+    inst.dem[i] = <i32>a[ib + i * F.PART_STRIDE + 1];
   }
   inst.want = new Int32Array(nI);
   for (let i = 0; i < nI; i++) inst.want[i] = inst.dem[i];
   inst.allowed = new Uint8Array(nI * nT);
-  const ab = ib + nI * 2;
+  const ab = ib + nI * F.PART_STRIDE;
   for (let k = 0; k < nI * nT; k++) inst.allowed[k] = a[ab + k] != 0 ? 1 : 0;
   // An item no allowed bar can hold is never demanded: the host reports it as unusable.
   for (let i = 0; i < nI; i++) {

@@ -1,3 +1,4 @@
+// Long (over 400 lines) because the revised simplex, its basis updates and the column pool are one LP object whose parts read each other's arrays.
 // The Gilmore-Gomory LP by column generation: min sum(w_t x_p) s.t. sum(a_ip x_p) >= d_i,
 // x >= 0, over cutting patterns p (a stock row t and item counts a_ip). A revised simplex
 // with an explicit dense basis inverse (m x m, m = item types still demanded) is enough for

@@ -1,4 +1,4 @@
-// Plan -> flat output (mirrors src/engine/linear.ts, change both together):
+// Plan -> flat output (declared in linear/format.ts, which the service's boundary imports too):
 //   [0] status (0 ok, 1 bad input), [1] groups, [2] lower bound, [3] proven optimal (0/1),
 //   [4] LP value (-1 unknown), [5] time to best ms, [6] stopped by deadline, [7] nI,
 //   [8] dives, [9] LP pivots, [10] root LP ms (-1 not solved), [11] pricing rounds, [12] pivots of the root LP, then nI unplaced counts, then per group of identical bars:
@@ -7,18 +7,17 @@
 import { Instance } from "./instance";
 import { Search } from "./search";
 import { F64Vec } from "../common/arrays";
-
-export const OUT_HEADER: i32 = 13;
+import * as F from "./format";
 
 export function encodeError(status: i32): Float64Array {
-  const a = new Float64Array(OUT_HEADER);
-  a[0] = status;
+  const a = new Float64Array(F.OUT_HEADER);
+  a[F.O_STATUS] = status;
   return a;
 }
 
 export function encodeResult(inst: Instance, s: Search): Float64Array {
   const out = new F64Vec(256);
-  for (let k = 0; k < OUT_HEADER; k++) out.push(0);
+  for (let k = 0; k < F.OUT_HEADER; k++) out.push(0);
   const plan = s.best!;
   const placed = new Int32Array(inst.nI);
   for (let b = 0; b < plan.bars.length; b++) {
@@ -40,18 +39,18 @@ export function encodeResult(inst: Instance, s: Search): Float64Array {
     b = e;
   }
   const a = out.toArray();
-  a[0] = 0;
-  a[1] = groups;
-  a[2] = s.lowerBound;
-  a[3] = s.optimal() ? 1 : 0;
-  a[4] = s.lpValue;
-  a[5] = s.timeToBest;
-  a[6] = s.stoppedByDeadline ? 1 : 0;
-  a[7] = inst.nI;
-  a[8] = s.dives;
-  a[9] = s.master.pivots;
-  a[10] = s.rootMs;
-  a[11] = s.master.pricings;
-  a[12] = s.rootPivots;
+  a[F.O_STATUS] = 0;
+  a[F.O_NGROUPS] = groups;
+  a[F.O_LOWER_BOUND] = s.lowerBound;
+  a[F.O_OPTIMAL] = s.optimal() ? 1 : 0;
+  a[F.O_LP_VALUE] = s.lpValue;
+  a[F.O_TIME_TO_BEST] = s.timeToBest;
+  a[F.O_DEADLINE] = s.stoppedByDeadline ? 1 : 0;
+  a[F.O_NPARTS] = inst.nI;
+  a[F.O_DIVES] = s.dives;
+  a[F.O_PIVOTS] = s.master.pivots;
+  a[F.O_ROOT_MS] = s.rootMs;
+  a[F.O_PRICINGS] = s.master.pricings;
+  a[F.O_ROOT_PIVOTS] = s.rootPivots;
   return a;
 }

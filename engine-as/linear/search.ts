@@ -1,3 +1,4 @@
+// Long (over 400 lines) because the dive, its bounds and its completions share one search state and its LP basis; split, each would pass that state around.
 // The search: bounds, greedy plans (best fit decreasing, minimum bin slack), the root LP
 // bound (started from the best greedy plan's patterns), then turns of branch-and-price dives
 // and bar elimination (improve.ts). A dive is a depth-first search over fixed patterns that

@@ -4,6 +4,7 @@
 import { Welded } from "./weld";
 import { Components } from "./components";
 import { convexHull, minAreaRect } from "./hull";
+import * as M from "./layout";
 import { OUT_STRIDE } from "./layout";
 
 const MAX_CLUSTERS = 32;
@@ -160,20 +161,20 @@ export function measureAll(pos: Float32Array, w: Welded, comps: Components, out:
     // Origin: the corner at (0, 0) of the rectangle, on the back plane (lowest along n).
     const oX = oL * lX + oW * wX + mnN * nx, oY = oL * lY + oW * wY + mnN * ny, oZ = oL * lZ + oW * wZ + mnN * nz;
 
-    unchecked(out[o] = <f64>comps.group[c]);
-    unchecked(out[o + 1] = <f64>(f1 - f0));
-    unchecked(out[o + 2] = L); unchecked(out[o + 3] = W); unchecked(out[o + 4] = T);
-    unchecked(out[o + 5] = oX); unchecked(out[o + 6] = oY); unchecked(out[o + 7] = oZ);
-    unchecked(out[o + 8] = lX); unchecked(out[o + 9] = lY); unchecked(out[o + 10] = lZ);
-    unchecked(out[o + 11] = wX); unchecked(out[o + 12] = wY); unchecked(out[o + 13] = wZ);
-    unchecked(out[o + 14] = nx); unchecked(out[o + 15] = ny); unchecked(out[o + 16] = nz);
-    unchecked(out[o + 17] = area); unchecked(out[o + 18] = flatArea); unchecked(out[o + 19] = edgeArea);
-    unchecked(out[o + 20] = <f64>comps.open[c]); unchecked(out[o + 21] = <f64>comps.nonManifold[c]);
-    unchecked(out[o + 22] = mnx); unchecked(out[o + 23] = mny); unchecked(out[o + 24] = mnz);
-    unchecked(out[o + 25] = mxx); unchecked(out[o + 26] = mxy); unchecked(out[o + 27] = mxz);
-    unchecked(out[o + 28] = r.hullArea); unchecked(out[o + 29] = <f64>n);
-    unchecked(out[o + 30] = Math.abs(volume)); unchecked(out[o + 31] = extentT);
-    unchecked(out[o + 32] = planesFound ? 1 : 0);
-    unchecked(out[o + 33] = topA); unchecked(out[o + 34] = botA);
+    unchecked(out[o + M.C_GROUP] = <f64>comps.group[c]);
+    unchecked(out[o + M.C_TRIANGLES] = <f64>(f1 - f0));
+    unchecked(out[o + M.C_L] = L); unchecked(out[o + M.C_W] = W); unchecked(out[o + M.C_T] = T);
+    unchecked(out[o + M.C_ORIGIN] = oX); unchecked(out[o + M.C_ORIGIN + 1] = oY); unchecked(out[o + M.C_ORIGIN + 2] = oZ);
+    unchecked(out[o + M.C_AXIS_L] = lX); unchecked(out[o + M.C_AXIS_L + 1] = lY); unchecked(out[o + M.C_AXIS_L + 2] = lZ);
+    unchecked(out[o + M.C_AXIS_W] = wX); unchecked(out[o + M.C_AXIS_W + 1] = wY); unchecked(out[o + M.C_AXIS_W + 2] = wZ);
+    unchecked(out[o + M.C_NORMAL] = nx); unchecked(out[o + M.C_NORMAL + 1] = ny); unchecked(out[o + M.C_NORMAL + 2] = nz);
+    unchecked(out[o + M.C_AREA] = area); unchecked(out[o + M.C_FLAT_AREA] = flatArea); unchecked(out[o + M.C_EDGE_AREA] = edgeArea);
+    unchecked(out[o + M.C_OPEN_EDGES] = <f64>comps.open[c]); unchecked(out[o + M.C_NON_MANIFOLD] = <f64>comps.nonManifold[c]);
+    unchecked(out[o + M.C_MIN] = mnx); unchecked(out[o + M.C_MIN + 1] = mny); unchecked(out[o + M.C_MIN + 2] = mnz);
+    unchecked(out[o + M.C_MAX] = mxx); unchecked(out[o + M.C_MAX + 1] = mxy); unchecked(out[o + M.C_MAX + 2] = mxz);
+    unchecked(out[o + M.C_HULL_AREA] = r.hullArea); unchecked(out[o + M.C_VERTICES] = <f64>n);
+    unchecked(out[o + M.C_VOLUME] = Math.abs(volume)); unchecked(out[o + M.C_EXTENT] = extentT);
+    unchecked(out[o + M.C_PLANES_FOUND] = planesFound ? 1 : 0);
+    unchecked(out[o + M.C_TOP_AREA] = topA); unchecked(out[o + M.C_BOTTOM_AREA] = botA);
   }
 }

@@ -1,4 +1,4 @@
-// The flat input (mirrored by src/engine/nesting.ts; change together):
+// The flat input (declared in nesting/format.ts, which the service's boundary imports too):
 //   header  [version, nStock, nTypes, gapParts, gapEdge, seed, budgetMs, effort, roll, noSheetCompaction, stopRule, 0]
 //   stock   nStock x [x0, y0, x1, y1, q (-1 = as many as needed), area]   usable region per sheet
 //   types   per type: q, nAngles, mirror (0/1), nAllowed, allowed stock rows..., angles...,
@@ -7,10 +7,7 @@
 // `stopRule` 0: stop at the effort limit; 1: the stall rule past it (search/work-limit.ts).
 
 import { Shape } from "./collision/shape";
-
-export const FORMAT_VERSION: f64 = 1;
-const HEADER_LEN = 12;
-const STOCK_STRIDE = 6;
+import * as F from "./format";
 
 export class Stock {
   x0: f64; y0: f64; x1: f64; y1: f64;
@@ -53,24 +50,24 @@ export class Instance {
 
 /** Decodes the flat input; null when it is malformed (the host validated it already). */
 export function decode(a: Float64Array): Instance | null {
-  if (a.length < HEADER_LEN || a[0] != FORMAT_VERSION) return null;
+  if (a.length < F.HEADER_LEN || a[F.H_VERSION] != <f64>F.FORMAT_VERSION) return null;
   const inst = new Instance();
-  const nStock = <i32>a[1];
-  const nTypes = <i32>a[2];
-  inst.seed = a[5];
-  inst.budgetMs = a[6];
-  inst.effort = a[7];
-  inst.roll = a[8] == 1;
-  inst.sheetCompaction = a[9] != 1;
-  inst.stopRule = a[10] == 1 ? 1 : 0;
-  let p = HEADER_LEN;
+  const nStock = <i32>a[F.H_NSTOCK];
+  const nTypes = <i32>a[F.H_NTYPES];
+  inst.seed = a[F.H_SEED];
+  inst.budgetMs = a[F.H_BUDGET];
+  inst.effort = a[F.H_EFFORT];
+  inst.roll = a[F.H_ROLL] == 1;
+  inst.sheetCompaction = a[F.H_NO_SHEET_COMPACTION] != 1;
+  let p = F.HEADER_LEN;
+  inst.stopRule = a[F.H_STOP_RULE] == 1 ? 1 : 0;
   let scale: f64 = 0;
   for (let s = 0; s < nStock; s++) {
     const st = new Stock();
-    st.x0 = a[p]; st.y0 = a[p + 1]; st.x1 = a[p + 2]; st.y1 = a[p + 3];
-    st.q = <i32>a[p + 4];
-    st.area = a[p + 5];
-    p += STOCK_STRIDE;
+    st.x0 = a[p + F.S_X0]; st.y0 = a[p + F.S_Y0]; st.x1 = a[p + F.S_X1]; st.y1 = a[p + F.S_Y1];
+    st.q = <i32>a[p + F.S_Q];
+    st.area = a[p + F.S_AREA];
+    p += F.STOCK_STRIDE;
     scale = Math.max(scale, st.y1 - st.y0);
     if (!inst.roll) scale = Math.max(scale, st.x1 - st.x0);
     inst.stock.push(st);
@@ -83,16 +80,16 @@ export function decode(a: Float64Array): Instance | null {
   // may likewise be overshot by a few hairs.
   const hair = inst.scale * 1e-9;
   inst.hair = hair;
-  inst.gap = a[3] + hair;
-  inst.edge = a[4] - hair * 10;
+  inst.gap = a[F.H_GAP_PARTS] + hair;
+  inst.edge = a[F.H_GAP_EDGE] - hair * 10;
   for (let t = 0; t < nTypes; t++) {
-    if (p + 4 > a.length) return null;
+    if (p + F.TYPE_HEADER > a.length) return null;
     const type = new PartType();
-    type.q = <i32>a[p];
-    const nAngles = <i32>a[p + 1];
-    const mirror = a[p + 2] == 1;
-    const nAllowed = <i32>a[p + 3];
-    p += 4;
+    type.q = <i32>a[p + F.T_Q];
+    const nAngles = <i32>a[p + F.T_NANGLES];
+    const mirror = a[p + F.T_MIRROR] == 1;
+    const nAllowed = <i32>a[p + F.T_NALLOWED];
+    p += F.TYPE_HEADER;
     type.allowed = new Uint8Array(nStock);
     for (let k = 0; k < nAllowed; k++) type.allowed[<i32>a[p + k]] = 1;
     p += nAllowed;

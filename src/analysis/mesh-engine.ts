@@ -3,10 +3,8 @@
 // memory never outlives the analysis. No geometry logic lives here.
 import type { MeshGroup } from '../models/types.js';
 import { instantiate, loadWasm } from '../engine/common/wasm.js';
-
-// Mirrors engine-as/mesh/layout.ts (change both together).
-const OUT_HEADER = 4;
-const OUT_STRIDE = 36;
+// The flat output, declared once for the engine and this boundary.
+import * as M from '../../engine-as/mesh/layout.js';
 
 export type Vec3 = [number, number, number];
 
@@ -68,17 +66,17 @@ export function runMeshEngine(positions: Float32Array, groups: MeshGroup[], tole
   const length = engine.analyse(tolerance);
   const out = new Float64Array(engine.memory.buffer, engine.outputPtr(), length).slice();
   const components: MeasuredComponent[] = [];
-  for (let c = 0; c < out[0]; c++) {
-    const o = OUT_HEADER + c * OUT_STRIDE;
+  for (let c = 0; c < out[M.O_COMPONENTS]; c++) {
+    const o = M.OUT_HEADER + c * M.OUT_STRIDE;
     const v = (k: number): Vec3 => [out[o + k], out[o + k + 1], out[o + k + 2]];
     components.push({
-      group: out[o], triangles: out[o + 1], l: out[o + 2], w: out[o + 3], t: out[o + 4],
-      origin: v(5), lAxis: v(8), wAxis: v(11), normal: v(14),
-      area: out[o + 17], flatArea: out[o + 18], edgeArea: out[o + 19], openEdges: out[o + 20], nonManifoldEdges: out[o + 21],
-      min: v(22), max: v(25), hullArea: out[o + 28], vertices: out[o + 29], volume: out[o + 30], extent: out[o + 31],
-      planesFound: out[o + 32] === 1, topArea: out[o + 33], bottomArea: out[o + 34],
+      group: out[o + M.C_GROUP], triangles: out[o + M.C_TRIANGLES], l: out[o + M.C_L], w: out[o + M.C_W], t: out[o + M.C_T],
+      origin: v(M.C_ORIGIN), lAxis: v(M.C_AXIS_L), wAxis: v(M.C_AXIS_W), normal: v(M.C_NORMAL),
+      area: out[o + M.C_AREA], flatArea: out[o + M.C_FLAT_AREA], edgeArea: out[o + M.C_EDGE_AREA], openEdges: out[o + M.C_OPEN_EDGES], nonManifoldEdges: out[o + M.C_NON_MANIFOLD],
+      min: v(M.C_MIN), max: v(M.C_MAX), hullArea: out[o + M.C_HULL_AREA], vertices: out[o + M.C_VERTICES], volume: out[o + M.C_VOLUME], extent: out[o + M.C_EXTENT],
+      planesFound: out[o + M.C_PLANES_FOUND] === 1, topArea: out[o + M.C_TOP_AREA], bottomArea: out[o + M.C_BOTTOM_AREA],
     });
   }
   const faceComp = new Int32Array(engine.memory.buffer, engine.faceCompPtr(), triangles).slice();
-  return { components, faceComp, vertices: out[1], degenerate: out[2] };
+  return { components, faceComp, vertices: out[M.O_WELDED], degenerate: out[M.O_DEGENERATE] };
 }

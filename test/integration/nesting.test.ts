@@ -1,3 +1,4 @@
+// Long (over 400 lines) because every nesting feature (shapes, holes, turns, mirror, rolls, exports) runs against one server and one validator.
 // cutType nesting end to end: parts with outline and holes posted to /v3/calculate, nested
 // with their true shape, and every returned layout checked by the independent validator
 // (test/support/validate-nesting.ts): placed outlines equal the requested ones as turned,

@@ -1,4 +1,4 @@
-// The flat output (mirrored by src/engine/nesting.ts; change together):
+// The flat output (declared in nesting/format.ts, which the service's boundary imports too):
 //   header [status (0 ok, else an input error), nSheets, nItems, evaluations, timeToBestMs,
 //           stop (0 at the effort limit, 1 by the clock, 2 stalled under the stall rule),
 //           compactions (shorter strips found), compaction attempts]
@@ -9,19 +9,12 @@
 
 import { Layout } from "../construct/layout";
 import { Search } from "../search/local";
+import * as F from "../format";
 import { STOP_ON_STALL } from "../search/work-limit";
 
-const STOP_EFFORT: f64 = 0;
-const STOP_CLOCK: f64 = 1;
-const STOP_STALLED: f64 = 2;
-
-const OUT_HEADER = 8;
-const SHEET_STRIDE = 2;
-const ITEM_STRIDE = 8;
-
 export function encodeError(status: i32): Float64Array {
-  const out = new Float64Array(OUT_HEADER);
-  out[0] = status;
+  const out = new Float64Array(F.OUT_HEADER);
+  out[F.O_STATUS] = status;
   return out;
 }
 
@@ -30,20 +23,21 @@ export function encodeResult(search: Search): Float64Array {
   const inst = l.inst;
   const n = l.order.length;
   const nSheets = l.sheets.length;
-  const out = new Float64Array(OUT_HEADER + nSheets * SHEET_STRIDE + n * ITEM_STRIDE);
-  out[0] = 0;
-  out[1] = nSheets;
-  out[2] = n;
-  out[3] = search.evaluations;
-  out[4] = search.timeToBestMs;
-  out[5] = search.stoppedByDeadline ? STOP_CLOCK : inst.stopRule == STOP_ON_STALL && !search.hitEffortCap ? STOP_STALLED : STOP_EFFORT;
-  out[6] = search.compactions;
-  out[7] = search.compactionAttempts;
-  let p = OUT_HEADER;
+  const out = new Float64Array(F.OUT_HEADER + nSheets * F.SHEET_STRIDE + n * F.ITEM_STRIDE);
+  out[F.O_STATUS] = 0;
+  out[F.O_NSHEETS] = nSheets;
+  out[F.O_NITEMS] = n;
+  out[F.O_EVALUATIONS] = search.evaluations;
+  out[F.O_TIME_TO_BEST] = search.timeToBestMs;
+  out[F.O_DEADLINE] = search.stoppedByDeadline ? F.STOP_CLOCK : inst.stopRule == STOP_ON_STALL && !search.hitEffortCap ? F.STOP_STALLED : F.STOP_EFFORT;
+  out[F.O_COMPACTIONS] = search.compactions;
+  out[F.O_COMPACTION_ATTEMPTS] = search.compactionAttempts;
+  let p = F.OUT_HEADER;
   for (let s = 0; s < nSheets; s++) {
     const sh = l.sheets[s];
-    out[p++] = sh.stock;
-    out[p++] = l.usedTo(sh) - inst.stock[sh.stock].x0;
+    out[p + F.SH_STOCK] = sh.stock;
+    out[p + F.SH_USED] = l.usedTo(sh) - inst.stock[sh.stock].x0;
+    p += F.SHEET_STRIDE;
   }
   // Order position of each item, so items can be written in item order.
   const posOf = new Int32Array(n);
@@ -51,18 +45,18 @@ export function encodeResult(search: Search): Float64Array {
   for (let item = 0; item < n; item++) {
     const pos = posOf[item];
     const t = l.itemType[item];
-    out[p] = t;
-    out[p + 1] = l.sheetOf[pos];
+    out[p + F.I_TYPE] = t;
+    out[p + F.I_SHEET] = l.sheetOf[pos];
     if (l.sheetOf[pos] >= 0) {
       const shape = l.placedShape(pos);
-      out[p + 2] = shape.angle;
-      out[p + 3] = shape.mirror ? 1 : 0;
-      out[p + 4] = shape.cos;
-      out[p + 5] = shape.sin;
-      out[p + 6] = shape.shiftX + l.xs[pos];
-      out[p + 7] = shape.shiftY + l.ys[pos];
+      out[p + F.I_ANGLE] = shape.angle;
+      out[p + F.I_MIRROR] = shape.mirror ? 1 : 0;
+      out[p + F.I_COS] = shape.cos;
+      out[p + F.I_SIN] = shape.sin;
+      out[p + F.I_DX] = shape.shiftX + l.xs[pos];
+      out[p + F.I_DY] = shape.shiftY + l.ys[pos];
     }
-    p += ITEM_STRIDE;
+    p += F.ITEM_STRIDE;
   }
   return out;
 }

@@ -2,7 +2,7 @@
 // (search while it improves, stop when it stalls or meets its lower bound), the operator's
 // ceiling KERF_DEFAULT_SEARCH_MS over that, and the job budget over everything.
 import type { CalcRequest } from '../../schema/request.js';
-import type { StopReason } from '../guillotine/types.js';
+import type { StopReason } from './stop-reason.js';
 
 export interface SearchPlan {
   /** The job budget: no search goes past it. */

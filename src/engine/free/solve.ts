@@ -1,15 +1,13 @@
-// Free placement (cutType efficiency): the free packer and a guillotine layout race for the
-// budget, and the better layout is returned as free roots.
+// Free placement (cutType efficiency): the free packer (engine-as/free) gets the first share
+// of the budget; a guillotine layout, which is a valid free layout too, gets the rest, and the
+// better of the two is returned as free roots. So a CNC job is never cut worse than the same
+// job on a panel saw.
 
-import { laterStop, type EngineNode, type EngineSolution, type GuillotineProblem } from '../guillotine/types.js';
+import type { EngineNode, EngineSolution, GuillotineProblem } from '../guillotine/types.js';
+import { laterStop } from '../common/stop-reason.js';
 import { solveOnce } from '../guillotine/boundary.js';
 import { solveOpenLength } from '../guillotine/rolls.js';
 import { partsArea, partsOf } from '../guillotine/tree.js';
-
-// ---- free placement (cutType efficiency) ----
-// The free packer gets the first share of the budget; a guillotine layout, which is a valid
-// free layout too, gets the rest, and the better of the two is returned as free roots. So a
-// CNC job is never cut worse than the same job on a panel saw.
 
 /** Share of the budget given to the free packer (rolls: its strip search usually ends at the length bound). */
 const FREE_SHARE = 0.5;

@@ -3,20 +3,14 @@
 // per task, so memory never outlives the task), and the flat answer read back into
 // EngineSolution trees; the same for one strip run of a roll. No packing logic lives here.
 
-import type { EngineNode, GuillotineProblem, EngineSolution, EngineSheet, StopReason } from './types.js';
+import type { EngineNode, GuillotineProblem, EngineSolution, EngineSheet } from './types.js';
+import type { StopReason } from '../common/stop-reason.js';
 import { loadWasm, runFlat } from '../common/wasm.js';
+// The flat format, declared once for the engine and this boundary.
+import * as F from '../../../engine-as/guillotine/format.js';
 
-// ---- flat layout; mirrors engine-as/guillotine/layout.ts (change both together) ----
-const FORMAT_VERSION = 5;
-const HEADER_LEN = 18;
-const STOCK_STRIDE = 10;
-const PART_STRIDE = 8;
-const LIST_STRIDE = 2;
-const OUT_HEADER = 13;
+/** The engine's H_MODE codes (engine-as/guillotine/run-search.ts). */
 const STOP_RULES = { effort: 0, stall: 1, searchTime: 2 } as const;
-const NODE_STRIDE = 8;
-const KIND_CUT = 0;
-const KIND_FREE = 2;
 
 interface EngineExports {
   memory: WebAssembly.Memory;
@@ -57,31 +51,31 @@ function encodeProblem(p: GuillotineProblem): Float64Array {
   for (const l of lists) nRefs += l.length;
   const nS = p.stock.length;
   const nP = p.parts.length;
-  const stockBase = HEADER_LEN;
-  const partBase = stockBase + nS * STOCK_STRIDE;
-  const listBase = partBase + nP * PART_STRIDE;
-  const refBase = listBase + lists.length * LIST_STRIDE;
+  const stockBase = F.HEADER_LEN;
+  const partBase = stockBase + nS * F.STOCK_STRIDE;
+  const listBase = partBase + nP * F.PART_STRIDE;
+  const refBase = listBase + lists.length * F.LIST_STRIDE;
   const a = new Float64Array(refBase + nRefs);
-  a[0] = FORMAT_VERSION;
-  a[1] = nS;
-  a[2] = nP;
-  a[3] = p.kerf;
-  a[4] = p.firstCut === 'y' ? 1 : 0;
-  a[5] = p.maxPhase;
-  a[6] = p.headCuts ? 1 : 0;
-  a[7] = p.stockSelection === 'smallest' ? 1 : 0;
-  a[8] = p.strategy === 'time' ? 1 : 0;
-  a[9] = p.seed;
-  a[10] = p.budgetMs;
-  a[11] = lists.length;
-  a[12] = nRefs;
-  a[13] = p.effort ?? 1;
-  a[14] = (p.repeatPatterns ?? p.strategy === 'time') ? 1 : 0;
-  a[15] = p.stripBands ? 1 : 0;
-  a[16] = STOP_RULES[p.stopRule ?? 'effort'];
-  a[17] = p.stopRule && p.stopRule !== 'effort' ? Math.max(0, p.searchMs ?? 0) : 0;
+  a[F.H_VERSION] = F.FORMAT_VERSION;
+  a[F.H_NSTOCK] = nS;
+  a[F.H_NPARTS] = nP;
+  a[F.H_KERF] = p.kerf;
+  a[F.H_FIRSTCUT] = p.firstCut === 'y' ? 1 : 0;
+  a[F.H_MAXPHASE] = p.maxPhase;
+  a[F.H_HEADCUTS] = p.headCuts ? 1 : 0;
+  a[F.H_SELECTION] = p.stockSelection === 'smallest' ? 1 : 0;
+  a[F.H_STRATEGY] = p.strategy === 'time' ? 1 : 0;
+  a[F.H_SEED] = p.seed;
+  a[F.H_BUDGET] = p.budgetMs;
+  a[F.H_NLISTS] = lists.length;
+  a[F.H_NREFS] = nRefs;
+  a[F.H_EFFORT] = p.effort ?? 1;
+  a[F.H_REPEAT] = (p.repeatPatterns ?? p.strategy === 'time') ? 1 : 0;
+  a[F.H_STRIP] = p.stripBands ? 1 : 0;
+  a[F.H_MODE] = STOP_RULES[p.stopRule ?? 'effort'];
+  a[F.H_SOFT] = p.stopRule && p.stopRule !== 'effort' ? Math.max(0, p.searchMs ?? 0) : 0;
   p.stock.forEach((s, i) => {
-    const b = stockBase + i * STOCK_STRIDE;
+    const b = stockBase + i * F.STOCK_STRIDE;
     a[b] = s.l;
     a[b + 1] = s.w;
     a[b + 2] = s.q;
@@ -94,7 +88,7 @@ function encodeProblem(p: GuillotineProblem): Float64Array {
     a[b + 9] = s.offcut ? 1 : 0;
   });
   p.parts.forEach((part, i) => {
-    const b = partBase + i * PART_STRIDE;
+    const b = partBase + i * F.PART_STRIDE;
     a[b] = part.l;
     a[b + 1] = part.w;
     a[b + 2] = part.q;
@@ -105,8 +99,8 @@ function encodeProblem(p: GuillotineProblem): Float64Array {
   });
   let off = 0;
   lists.forEach((l, i) => {
-    a[listBase + i * LIST_STRIDE] = off;
-    a[listBase + i * LIST_STRIDE + 1] = l.length;
+    a[listBase + i * F.LIST_STRIDE] = off;
+    a[listBase + i * F.LIST_STRIDE + 1] = l.length;
     for (const s of l) a[refBase + off++] = s;
   });
   return a;
@@ -120,19 +114,20 @@ function decodeTree(out: Float64Array, at: number, dx = 0, dy = 0): { node: Engi
   let pos = at;
   const read = (): EngineNode => {
     const b = pos;
-    pos += NODE_STRIDE;
-    const x = out[b + 2]! + dx;
-    const y = out[b + 3]! + dy;
-    const l = out[b + 4]!;
-    const w = out[b + 5]!;
-    if (out[b] === KIND_CUT || out[b] === KIND_FREE) {
-      const n = out[b + 7]!;
+    pos += F.NODE_STRIDE;
+    const x = out[b + F.ON_X]! + dx;
+    const y = out[b + F.ON_Y]! + dy;
+    const l = out[b + F.ON_L]!;
+    const w = out[b + F.ON_W]!;
+    const kind = out[b + F.ON_KIND];
+    if (kind === F.KIND_CUT || kind === F.KIND_FREE) {
+      const n = out[b + F.ON_CHILDREN]!;
       const children: EngineNode[] = [];
       for (let i = 0; i < n; i++) children.push(read());
-      if (out[b] === KIND_FREE) return { kind: 'free', x, y, l, w, children: children.filter((c) => c.kind === 'part') };
-      return { kind: 'cut', along: out[b + 1] === 1 ? 'y' : 'x', x, y, l, w, children };
+      if (kind === F.KIND_FREE) return { kind: 'free', x, y, l, w, children: children.filter((c) => c.kind === 'part') };
+      return { kind: 'cut', along: out[b + F.ON_DIR] === 1 ? 'y' : 'x', x, y, l, w, children };
     }
-    return { kind: 'part', x, y, l, w, part: out[b + 6]!, rot: out[b + 1] === 1 ? 1 : 0 };
+    return { kind: 'part', x, y, l, w, part: out[b + F.ON_PART]!, rot: out[b + F.ON_DIR] === 1 ? 1 : 0 };
   };
   const node = read();
   return { node, next: pos };
@@ -145,13 +140,13 @@ function stopReason(code: number, rule: GuillotineProblem['stopRule']): StopReas
 }
 
 function decodeSolution(out: Float64Array, startedAt: number, calledAt: number, rule: GuillotineProblem['stopRule']): EngineSolution {
-  if (out.length < OUT_HEADER || out[0] !== 0) {
-    throw new Error(`kerf engine: input rejected (status ${out.length ? out[0] : 'none'})`);
+  if (out.length < F.OUT_HEADER || out[F.O_STATUS] !== 0) {
+    throw new Error(`kerf engine: input rejected (status ${out.length ? out[F.O_STATUS] : 'none'})`);
   }
-  const nSheets = out[1]!;
-  const nParts = out[7]!;
-  const unplaced = Array.from(out.subarray(OUT_HEADER, OUT_HEADER + nParts));
-  let pos = OUT_HEADER + nParts;
+  const nSheets = out[F.O_NSHEETS]!;
+  const nParts = out[F.O_NPARTS]!;
+  const unplaced = Array.from(out.subarray(F.OUT_HEADER, F.OUT_HEADER + nParts));
+  let pos = F.OUT_HEADER + nParts;
 
   const sheets: EngineSheet[] = [];
   for (let s = 0; s < nSheets; s++) {
@@ -165,15 +160,15 @@ function decodeSolution(out: Float64Array, startedAt: number, calledAt: number, 
   return {
     sheets,
     unplaced,
-    lowerBound: out[2]!,
+    lowerBound: out[F.O_LOWER_BOUND]!,
     stats: {
-      iterations: out[3]!,
+      iterations: out[F.O_ITERATIONS]!,
       elapsedMs: performance.now() - startedAt,
-      timeToBestMs: out[5]! + offset,
-      stoppedByDeadline: out[6] === 1,
-      greedy: { sheets: out[8]!, stockArea: out[9]!, placedArea: out[10]! },
-      stopReason: stopReason(out[11]!, rule),
-      effort: out[12]!,
+      timeToBestMs: out[F.O_TIME_TO_BEST]! + offset,
+      stoppedByDeadline: out[F.O_DEADLINE] === 1,
+      greedy: { sheets: out[F.O_GREEDY_SHEETS]!, stockArea: out[F.O_GREEDY_STOCK_AREA]!, placedArea: out[F.O_GREEDY_PLACED]! },
+      stopReason: stopReason(out[F.O_STOP]!, rule),
+      effort: out[F.O_WORK]!,
     },
   };
 }
@@ -191,8 +186,6 @@ export function solveOnce(problem: GuillotineProblem, module: WebAssembly.Module
 }
 
 // ---- one strip run of a roll (engine-as/guillotine/strip.ts) ----
-
-const STRIP_HEADER = 6;
 
 /** A part row of a strip run: its size, copies, and the turns that fit the roll's width (1: l along the roll, 2: turned). */
 export interface StripPart {
@@ -224,9 +217,17 @@ export interface StripAnswer {
 
 /** One strip packing run in a fresh instance of `module`. */
 export function runStrip(run: StripRun, parts: StripPart[], x0: number, y0: number, module: WebAssembly.Module): StripAnswer {
-  const input: number[] = [run.width, run.kerf, run.maxPhase, run.seed, run.budgetMs, run.effort, parts.length];
-  for (const p of parts) input.push(p.l, p.w, p.q, p.mask);
-  const { out } = runFlat<EngineExports>(module, 'strip packer', Float64Array.from(input), (engine) => engine.solveStrip());
-  if (out.length < STRIP_HEADER || out[0] !== 0) throw new Error(`kerf engine: strip input rejected (status ${out.length ? out[0] : 'none'})`);
-  return { tree: decodeTree(out, STRIP_HEADER, x0, y0).node, used: out[1]!, iterations: out[2]!, firstUsed: out[3]!, lowerBound: out[5]! };
+  const input = new Float64Array(F.S_HEADER_LEN + parts.length * F.S_PART_STRIDE);
+  input[F.S_WIDTH] = run.width;
+  input[F.S_KERF] = run.kerf;
+  input[F.S_MAXPHASE] = run.maxPhase;
+  input[F.S_SEED] = run.seed;
+  input[F.S_BUDGET] = run.budgetMs;
+  input[F.S_EFFORT] = run.effort;
+  input[F.S_NPARTS] = parts.length;
+  parts.forEach((p, i) => input.set([p.l, p.w, p.q, p.mask], F.S_HEADER_LEN + i * F.S_PART_STRIDE));
+  const { out } = runFlat<EngineExports>(module, 'strip packer', input, (engine) => engine.solveStrip());
+  if (out.length < F.SO_HEADER || out[F.SO_STATUS] !== 0) throw new Error(`kerf engine: strip input rejected (status ${out.length ? out[F.SO_STATUS] : 'none'})`);
+  const answer = { used: out[F.SO_LENGTH]!, iterations: out[F.SO_ITERATIONS]!, firstUsed: out[F.SO_FIRST]!, lowerBound: out[F.SO_LOWER_BOUND]! };
+  return { tree: decodeTree(out, F.SO_HEADER, x0, y0).node, ...answer };
 }

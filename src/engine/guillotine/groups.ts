@@ -7,7 +7,7 @@
 // at their offsets (turned with it) and, for guillotine layouts, by the cuts that separate them.
 import type { CalcGroup, CalcRequest } from '../../schema/request.js';
 import type { EngineNode, EnginePart, EngineSolution, GuillotineProblem } from './types.js';
-import type { PartIssue } from './problem.js';
+import type { PartIssue } from '../common/part-issue.js';
 import { separate, type Member } from '../../schema/group-shapes.js';
 
 type Node = EngineNode;

@@ -3,16 +3,11 @@
 // engine sees only geometry; parts no stock can take are explained here, with a reason.
 import type { CalcPart, CalcRequest, CalcStock } from '../../schema/request.js';
 import type { EnginePart, EngineStock, GuillotineProblem } from './types.js';
+import type { PartIssue } from '../common/part-issue.js';
 
 const ROT0 = 1;
 const ROT1 = 2;
 const BOTH = ROT0 | ROT1;
-
-export interface PartIssue {
-  message: string;
-  field: string;
-  category: 'part' | 'stock' | 'group';
-}
 
 export interface MappedProblem {
   problem: GuillotineProblem;

@@ -1,13 +1,14 @@
-// Open-length stock (rolls): the engine packs fixed sheets, so a roll is solved around it:
-// a strip run, a row of bands and a bisection of the roll's length over one-sheet probes,
-// each with its share of the roll's budget; the shortest piece wins.
+// Open-length stock (rolls), solved around the engine, which packs fixed sheets: a strip run,
+// a row of bands and a bisection of the roll's length over one-sheet probes, each with its
+// share of the roll's budget (the *_SHARE constants below); the shortest piece wins.
 
-import type { EngineNode, EnginePart, EngineSheet, EngineSolution, GreedyStart, GuillotineProblem, StopReason } from './types.js';
+import type { EngineNode, EnginePart, EngineSheet, EngineSolution, GreedyStart, GuillotineProblem } from './types.js';
+import type { StopReason } from '../common/stop-reason.js';
 import { runStrip, solveOnce, type StripPart } from './boundary.js';
 import { partsArea, partsEnd, shiftClamp, unplacedOf } from './tree.js';
 
-// ---- open-length stock (rolls) ----
-// The engine packs fixed sheets. A roll is first solved as a row of bands (see
+// ---- one roll after another ----
+// A roll is first solved as a row of bands (see
 // solveRollBands, half the budget); then, as a sequence of one-sheet problems whose length is
 // bisected between the area bound and the best length found so far. A probe that places
 // everything ends at once (one sheet meets the engine's bound), so the budget goes to the

@@ -1,7 +1,9 @@
-// The contract between the TypeScript service and the WASM engines.
-// Everything here is already normalised by the request mapper: numbers are plain,
+// The guillotine engine's problem and solution as the service sees them (sheets, rolls and free
+// placement; its flat format is engine-as/guillotine/format.ts). Everything here is already normalised by the request mapper: numbers are plain,
 // compatibility and rotation rules are resolved into indices and masks, so the engine
 // only does geometry and search.
+
+import type { StopReason } from '../common/stop-reason.js';
 
 /** Which axis a family of parallel cuts runs along. 'x' = cut lines parallel to x (they split a region into bands stacked in y). */
 export type Axis = 'x' | 'y';
@@ -144,22 +146,6 @@ export interface EngineSolution {
     /** Effort spent, in the engine's work unit (fit-index visits; free packer: rectangle scans). */
     effort: number;
   };
-}
-
-/**
- * Why an engine stopped searching: 'lower-bound' (nothing better can exist), 'stalled' (no
- * improvement for a whole effort limit's worth of work), 'effort' (its effort limit),
- * 'searchTime' (the time the request asked for), 'ceiling' (the operator's default search
- * time, KERF_DEFAULT_SEARCH_MS), 'budget' (the job budget). The first three do not depend on
- * the clock: the same request and seed then give the same layout.
- */
-export type StopReason = 'lower-bound' | 'stalled' | 'effort' | 'searchTime' | 'ceiling' | 'budget';
-
-const STOP_ORDER: readonly StopReason[] = ['lower-bound', 'stalled', 'effort', 'ceiling', 'searchTime', 'budget'];
-
-/** The reason of a search made of several, which says the most about the result: the clock's over effort's over the bound's. */
-export function laterStop(a: StopReason, b: StopReason): StopReason {
-  return STOP_ORDER.indexOf(a) >= STOP_ORDER.indexOf(b) ? a : b;
 }
 
 /**

@@ -4,7 +4,7 @@
 // reason here; the engine only sees lengths, quantities and the allowed rows.
 import type { CalcPart, CalcRequest, CalcStock } from '../../schema/request.js';
 import type { LinearProblem } from './types.js';
-import type { PartIssue } from '../guillotine/problem.js';
+import type { PartIssue } from '../common/part-issue.js';
 
 const TOL = 1e-9;
 

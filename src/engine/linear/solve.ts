@@ -13,12 +13,8 @@ import { clockStop, searchPlan } from '../common/search-policy.js';
 
 export type { LinearGroup, LinearPart, LinearProblem, LinearSolution, LinearStock } from './types.js';
 
-// ---- flat layout; mirrors engine-as/linear/instance.ts and output.ts (change together) ----
-const FORMAT_VERSION = 1;
-const HEADER_LEN = 8;
-const STOCK_STRIDE = 3;
-const PART_STRIDE = 2;
-const OUT_HEADER = 13;
+// The flat format, declared once for the engine and this boundary.
+import * as F from '../../../engine-as/linear/format.js';
 
 interface LinearExports {
   memory: WebAssembly.Memory;
@@ -35,24 +31,26 @@ export function loadLinearModule(): WebAssembly.Module {
 export function encodeLinear(p: LinearProblem): Float64Array {
   const nT = p.stock.length;
   const nI = p.parts.length;
-  const a = new Float64Array(HEADER_LEN + nT * STOCK_STRIDE + nI * PART_STRIDE + nI * nT);
-  a[0] = FORMAT_VERSION;
-  a[1] = nT;
-  a[2] = nI;
-  a[3] = p.kerf;
-  a[4] = p.seed;
-  a[5] = p.budgetMs;
-  a[6] = p.stockSelection === 'smallest' ? 1 : 0;
-  a[7] = p.objective === 'cost' ? 1 : 0;
-  let b = HEADER_LEN;
+  const a = new Float64Array(F.HEADER_LEN + nT * F.STOCK_STRIDE + nI * F.PART_STRIDE + nI * nT);
+  a[F.H_VERSION] = F.FORMAT_VERSION;
+  a[F.H_NSTOCK] = nT;
+  a[F.H_NPARTS] = nI;
+  a[F.H_KERF] = p.kerf;
+  a[F.H_SEED] = p.seed;
+  a[F.H_BUDGET] = p.budgetMs;
+  a[F.H_SELECTION] = p.stockSelection === 'smallest' ? 1 : 0;
+  a[F.H_OBJECTIVE] = p.objective === 'cost' ? 1 : 0;
+  let b = F.HEADER_LEN;
   for (const s of p.stock) {
-    a[b++] = s.usable;
-    a[b++] = s.q;
-    a[b++] = s.cost;
+    a[b] = s.usable;
+    a[b + 1] = s.q;
+    a[b + 2] = s.cost;
+    b += F.STOCK_STRIDE;
   }
   for (const part of p.parts) {
-    a[b++] = part.l;
-    a[b++] = part.q;
+    a[b] = part.l;
+    a[b + 1] = part.q;
+    b += F.PART_STRIDE;
   }
   p.parts.forEach((part, i) => {
     for (const t of part.stock) a[b + i * nT + t] = 1;
@@ -61,36 +59,36 @@ export function encodeLinear(p: LinearProblem): Float64Array {
 }
 
 function decodeLinear(out: Float64Array, startedAt: number, calledAt: number): LinearSolution {
-  if (out.length < OUT_HEADER || out[0] !== 0) {
-    throw new Error(`kerf linear engine: input rejected (status ${out.length ? out[0] : 'none'})`);
+  if (out.length < F.OUT_HEADER || out[F.O_STATUS] !== 0) {
+    throw new Error(`kerf linear engine: input rejected (status ${out.length ? out[F.O_STATUS] : 'none'})`);
   }
-  const nGroups = out[1]!;
-  const nI = out[7]!;
-  const unplaced = Array.from(out.subarray(OUT_HEADER, OUT_HEADER + nI));
-  let pos = OUT_HEADER + nI;
+  const nGroups = out[F.O_NGROUPS]!;
+  const nI = out[F.O_NPARTS]!;
+  const unplaced = Array.from(out.subarray(F.OUT_HEADER, F.OUT_HEADER + nI));
+  let pos = F.OUT_HEADER + nI;
   const groups: LinearGroup[] = [];
   for (let g = 0; g < nGroups; g++) {
     const stock = out[pos]!;
     const bars = out[pos + 1]!;
     const k = out[pos + 2]!;
-    groups.push({ stock, bars, parts: Array.from(out.subarray(pos + 3, pos + 3 + k)) });
-    pos += 3 + k;
+    groups.push({ stock, bars, parts: Array.from(out.subarray(pos + F.GROUP_HEADER, pos + F.GROUP_HEADER + k)) });
+    pos += F.GROUP_HEADER + k;
   }
   return {
     groups,
     unplaced,
-    lowerBound: out[2]!,
-    optimal: out[3] === 1,
-    lpValue: out[4]! >= 0 ? out[4]! : null,
-    dives: out[8]!,
+    lowerBound: out[F.O_LOWER_BOUND]!,
+    optimal: out[F.O_OPTIMAL] === 1,
+    lpValue: out[F.O_LP_VALUE]! >= 0 ? out[F.O_LP_VALUE]! : null,
+    dives: out[F.O_DIVES]!,
     stats: {
-      iterations: out[9]!,
+      iterations: out[F.O_PIVOTS]!,
       elapsedMs: performance.now() - startedAt,
-      timeToBestMs: out[5]! + (calledAt - startedAt),
-      stoppedByDeadline: out[6] === 1,
-      rootLpMs: out[10]! >= 0 ? out[10]! : null,
-      pricings: out[11]!,
-      rootPivots: out[12]!,
+      timeToBestMs: out[F.O_TIME_TO_BEST]! + (calledAt - startedAt),
+      stoppedByDeadline: out[F.O_DEADLINE] === 1,
+      rootLpMs: out[F.O_ROOT_MS]! >= 0 ? out[F.O_ROOT_MS]! : null,
+      pricings: out[F.O_PRICINGS]!,
+      rootPivots: out[F.O_ROOT_PIVOTS]!,
     },
   };
 }

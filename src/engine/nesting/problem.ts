@@ -6,7 +6,7 @@
 import type { CalcPart, CalcRequest, CalcStock } from '../../schema/request.js';
 import type { NestingProblem, NestingType } from './solve.js';
 import { partRings, type Pt } from '../../schema/part-shapes.js';
-import type { PartIssue } from '../guillotine/problem.js';
+import type { PartIssue } from '../common/part-issue.js';
 
 /** The effort limit of a service job's search, the stall rule's unit: the same request and seed give the same layout. */
 export const SERVICE_EFFORT = 500;

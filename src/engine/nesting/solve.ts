@@ -3,13 +3,8 @@
 // and reads the placements back. The geometry and the search live in the engine.
 
 import { loadWasm, runFlat } from '../common/wasm.js';
-
-// ---- flat layout; mirrors engine-as/nesting/instance.ts and output/encode.ts (change together) ----
-const FORMAT_VERSION = 1;
-const HEADER_LEN = 12;
-const OUT_HEADER = 8;
-const SHEET_STRIDE = 2;
-const ITEM_STRIDE = 8;
+// The flat format, declared once for the engine and this boundary.
+import * as F from '../../../engine-as/nesting/format.js';
 
 export interface NestingStock {
   /** Usable region of one sheet (trims removed); for rolls x1 caps the length. */
@@ -99,44 +94,67 @@ export function loadNestingModule(): WebAssembly.Module {
 }
 
 export function encodeNesting(p: NestingProblem): Float64Array {
-  const values: number[] = [FORMAT_VERSION, p.stock.length, p.types.length, p.gap, p.edge, p.seed, p.budgetMs, p.effort, p.roll ? 1 : 0, p.sheetCompaction === false ? 1 : 0, p.stopRule === 'stall' ? 1 : 0, 0];
-  for (const s of p.stock) values.push(s.x0, s.y0, s.x1, s.y1, s.q, s.area);
+  const values: number[] = new Array<number>(F.HEADER_LEN).fill(0);
+  values[F.H_VERSION] = F.FORMAT_VERSION;
+  values[F.H_NSTOCK] = p.stock.length;
+  values[F.H_NTYPES] = p.types.length;
+  values[F.H_GAP_PARTS] = p.gap;
+  values[F.H_GAP_EDGE] = p.edge;
+  values[F.H_SEED] = p.seed;
+  values[F.H_BUDGET] = p.budgetMs;
+  values[F.H_EFFORT] = p.effort;
+  values[F.H_ROLL] = p.roll ? 1 : 0;
+  values[F.H_NO_SHEET_COMPACTION] = p.sheetCompaction === false ? 1 : 0;
+  values[F.H_STOP_RULE] = p.stopRule === 'stall' ? 1 : 0;
+  for (const s of p.stock) {
+    const row = new Array<number>(F.STOCK_STRIDE).fill(0);
+    row[F.S_X0] = s.x0;
+    row[F.S_Y0] = s.y0;
+    row[F.S_X1] = s.x1;
+    row[F.S_Y1] = s.y1;
+    row[F.S_Q] = s.q;
+    row[F.S_AREA] = s.area;
+    values.push(...row);
+  }
   for (const t of p.types) {
-    values.push(t.q, t.angles.length, t.mirror ? 1 : 0, t.stock.length, ...t.stock, ...t.angles, t.rings.length);
+    const head = new Array<number>(F.TYPE_HEADER).fill(0);
+    head[F.T_Q] = t.q;
+    head[F.T_NANGLES] = t.angles.length;
+    head[F.T_MIRROR] = t.mirror ? 1 : 0;
+    head[F.T_NALLOWED] = t.stock.length;
+    values.push(...head, ...t.stock, ...t.angles, t.rings.length);
     for (const ring of t.rings) values.push(ring.length / 2, ...ring);
   }
-  if (values.length < HEADER_LEN) throw new Error('kerf nesting: bad header');
   return Float64Array.from(values);
 }
 
 function decodeNesting(out: Float64Array, startedAt: number, calledAt: number, memoryBytes: number): NestingSolution {
-  if (out.length < OUT_HEADER || out[0] !== 0) {
-    throw new Error(`kerf nesting engine: input rejected (status ${out.length ? out[0] : 'none'})`);
+  if (out.length < F.OUT_HEADER || out[F.O_STATUS] !== 0) {
+    throw new Error(`kerf nesting engine: input rejected (status ${out.length ? out[F.O_STATUS] : 'none'})`);
   }
-  const nSheets = out[1]!;
-  const nItems = out[2]!;
+  const nSheets = out[F.O_NSHEETS]!;
+  const nItems = out[F.O_NITEMS]!;
   const sheets: NestingSolution['sheets'] = [];
-  let p = OUT_HEADER;
-  for (let s = 0; s < nSheets; s++, p += SHEET_STRIDE) sheets.push({ stock: out[p]!, usedLength: out[p + 1]! });
+  let p = F.OUT_HEADER;
+  for (let s = 0; s < nSheets; s++, p += F.SHEET_STRIDE) sheets.push({ stock: out[p + F.SH_STOCK]!, usedLength: out[p + F.SH_USED]! });
   const items: NestedItem[] = [];
-  for (let i = 0; i < nItems; i++, p += ITEM_STRIDE) {
+  for (let i = 0; i < nItems; i++, p += F.ITEM_STRIDE) {
     items.push({
-      type: out[p]!, sheet: out[p + 1]!, angle: out[p + 2]!, mirror: out[p + 3] === 1,
-      cos: out[p + 4]!, sin: out[p + 5]!, dx: out[p + 6]!, dy: out[p + 7]!,
+      type: out[p + F.I_TYPE]!, sheet: out[p + F.I_SHEET]!, angle: out[p + F.I_ANGLE]!, mirror: out[p + F.I_MIRROR] === 1,
+      cos: out[p + F.I_COS]!, sin: out[p + F.I_SIN]!, dx: out[p + F.I_DX]!, dy: out[p + F.I_DY]!,
     });
   }
   return {
     sheets,
     items,
     stats: {
-      iterations: out[3]!,
+      iterations: out[F.O_EVALUATIONS]!,
       elapsedMs: performance.now() - startedAt,
-      timeToBestMs: out[4]! + (calledAt - startedAt),
-      // Why it stopped: 0 the effort limit, 1 the clock, 2 the stall rule.
-      stoppedByDeadline: out[5] === 1,
-      stalled: out[5] === 2,
+      timeToBestMs: out[F.O_TIME_TO_BEST]! + (calledAt - startedAt),
+      stoppedByDeadline: out[F.O_DEADLINE] === F.STOP_CLOCK,
+      stalled: out[F.O_DEADLINE] === F.STOP_STALLED,
     },
-    compaction: { improved: out[6]!, attempts: out[7]! },
+    compaction: { improved: out[F.O_COMPACTIONS]!, attempts: out[F.O_COMPACTION_ATTEMPTS]! },
     memoryBytes,
   };
 }
