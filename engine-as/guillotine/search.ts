@@ -28,10 +28,20 @@ const STACK_TRIES: StaticArray<i32> = [1, 2, 4, 8];
 const DP_SHARE: f64 = 0.2;
 /** Share of random genomes that also try wide bands. */
 const WIDE_SHARE: f64 = 0.3;
+/** Moves back a reduction move may compare with (late acceptance). */
+const LATE_HISTORY: i32 = 50;
+/** Share of reduction moves that pack the left-over parts first. */
+const LEFTOVER_FIRST: f64 = 0.0;
 
 export class Search extends SheetSearch {
   cons: Constructor;
   genome: Genome;
+  /** While reducing (see canReduce): the best solution of the component searched; sheets[c] has one sheet fewer. */
+  private best: Array<Sheet> | null = null;
+  /** Part area the reduced solution places, and what it placed over the last LATE_HISTORY moves. */
+  private reducedPlaced: f64 = 0;
+  private reducedBest: f64 = 0;
+  private history: Float64Array = new Float64Array(LATE_HISTORY);
 
   constructor(inst: Instance, budget: Budget, lowerBound: Int32Array) {
     super(inst, budget, lowerBound);
@@ -97,6 +107,11 @@ export class Search extends SheetSearch {
     if (n < fixed) {
       this.fixedGenome(c, n);
       this.restart(c, deadline);
+      return;
+    }
+    if (this.best === null && this.canReduce(c)) this.startReduction(c);
+    if (this.best !== null) {
+      this.reduceMove(c, deadline);
     } else if (this.sheets[c].length > 3 && this.rng.float() < 0.03) {
       const t0 = unchecked(inst.cTypeStart[c]);
       const types = inst.cTypes.subarray(t0, unchecked(inst.cTypeStart[c + 1]));
@@ -109,11 +124,16 @@ export class Search extends SheetSearch {
 
   /** One destroy-and-repack move on component c. */
   private lns(c: i32, deadline: f64): void {
-    const rng = this.rng;
     const cur = this.sheets[c];
-    const m = cur.length;
-    if (m == 0 && unchecked(this.unplaced[c]) == 0) return;
+    if (cur.length == 0 && unchecked(this.unplaced[c]) == 0) return;
+    this.chooseFreed(cur);
+    this.repackChosen(c, deadline);
+  }
 
+  /** Sheets to free, into `chosen`: all of a small solution; else a weak sheet plus 1-3 others. */
+  private chooseFreed(cur: Array<Sheet>): void {
+    const rng = this.rng;
+    const m = cur.length;
     // Which sheets to free: all of a small solution; else a weak sheet plus 1-3 others.
     const ch = this.chosen;
     ch.clear();
@@ -133,7 +153,108 @@ export class Search extends SheetSearch {
       ch.push(target);
       this.addPartnersByWaste(cur);
     }
+  }
 
-    this.repackChosen(c, deadline);
+  /**
+   * Sheet reduction: one stock type, everything placed, more sheets than the lower bound.
+   * The search then works on the best solution less its emptiest sheet, whose parts are
+   * left over: each move frees a few sheets and re-packs their parts and the leftovers onto
+   * at most as many sheets, kept when no less part area is placed (ties by concentrated
+   * waste). Once nothing is left over, that solution has one sheet fewer and becomes the best.
+   */
+  private canReduce(c: i32): bool {
+    const inst = this.inst;
+    if (inst.timeStrategy || inst.strip) return false;
+    if (unchecked(inst.cStockStart[c + 1]) - unchecked(inst.cStockStart[c]) != 1) return false;
+    if (unchecked(this.unplaced[c]) != 0) return false;
+    const m = this.sheets[c].length;
+    return m >= 2 && m > unchecked(this.lowerBound[c]);
+  }
+
+  private startReduction(c: i32): void {
+    const cur = this.sheets[c];
+    this.best = cur;
+    let drop = 0;
+    for (let i = 1; i < cur.length; i++) if (unchecked(cur[i]).fill() < unchecked(cur[drop]).fill()) drop = i;
+    const next = new Array<Sheet>();
+    for (let i = 0; i < cur.length; i++) if (i != drop) next.push(unchecked(cur[i]));
+    this.install(c, next);
+    let placed: f64 = 0;
+    for (let i = 0; i < next.length; i++) placed += unchecked(next[i]).placedArea;
+    this.reducedPlaced = placed;
+    this.reducedBest = placed;
+    for (let i = 0; i < LATE_HISTORY; i++) unchecked((this.history[i] = placed));
+  }
+
+  /**
+   * Late acceptance while reducing: a re-pack is kept when the reduced solution then places
+   * no less part area than now or than LATE_HISTORY moves ago, so it can cross small dips.
+   */
+  protected acceptable(cmp: i32): bool {
+    if (this.best === null) return cmp <= 0;
+    const next = this.reducedPlaced + this.newObj.placed - this.oldObj.placed;
+    const tol = 1e-9 * Math.max(1.0, this.reducedPlaced);
+    const v = <i32>(this.iterations % LATE_HISTORY);
+    const ok = next >= this.reducedPlaced - tol || next >= unchecked(this.history[v]) - tol;
+    if (ok) this.reducedPlaced = next;
+    unchecked((this.history[v] = this.reducedPlaced));
+    return ok;
+  }
+
+  private reduceMove(c: i32, deadline: f64): void {
+    const inst = this.inst;
+    const cur = this.sheets[c];
+    this.chooseFreed(cur);
+    this.collectFreedDemand(c, cur);
+    // No more sheets than were freed: the move only moves parts between sheets.
+    const s = unchecked(inst.cStocks[unchecked(inst.cStockStart[c])]);
+    const a = unchecked(this.avail[s]);
+    const room = this.chosen.len + this.best!.length - 1 - cur.length;
+    if (a < 0 || a > room) unchecked((this.avail[s] = room));
+    const tv = this.touched;
+    this.shapeRandomly(tv.data, tv.len);
+    if (this.rng.float() < LEFTOVER_FIRST) this.leftoversFirst(c);
+    const out = new Array<Sheet>();
+    const ok = this.packDemand(tv.data, tv.len, c, out, deadline, true);
+    for (let k = 0; k < tv.len; k++) unchecked((this.demand[tv.get(k)] = 0));
+    if (ok) this.keepRepackIfNotWorse(c, cur, out);
+    if (unchecked(this.unplaced[c]) == 0) {
+      // Everything placed on one sheet fewer: the new best.
+      this.best = null;
+      super.improved();
+      if (this.canReduce(c)) this.startReduction(c);
+    }
+  }
+
+  /** Puts the types with parts left over ahead of the others in the genome's order (they are the hard ones). */
+  private leftoversFirst(c: i32): void {
+    const inst = this.inst;
+    const key = this.genome.key;
+    let lo: f64 = 0;
+    for (let i = 0; i < this.touched.len; i++) lo = Math.min(lo, unchecked(key[this.touched.get(i)]));
+    for (let i = unchecked(inst.cTypeStart[c]); i < unchecked(inst.cTypeStart[c + 1]); i++) {
+      const t = unchecked(inst.cTypes[i]);
+      if (unchecked(inst.tQ[t]) > unchecked(this.placed[t])) unchecked((key[t] += lo - 1.0 - Math.abs(lo)));
+    }
+  }
+
+  /** Progress of the reduced solution restarts the stall count; only a whole solution is a new best. */
+  protected improved(): void {
+    if (this.best === null) {
+      super.improved();
+      return;
+    }
+    // Only a reduced solution better than any before counts, not the recovery from a dip.
+    if (this.reducedPlaced <= this.reducedBest + 1e-9 * Math.max(1.0, this.reducedBest)) return;
+    this.reducedBest = this.reducedPlaced;
+    this.improvedWork = this.work();
+    this.improvedIter = this.iterations;
+  }
+
+  protected finish(c: i32): void {
+    const best = this.best;
+    if (best === null) return;
+    this.install(c, best);
+    this.best = null;
   }
 }

@@ -99,6 +99,15 @@ export abstract class SheetSearch {
    * the same on every machine; only the deadlines depend on the clock.
    */
   improve(c: i32, soft: f64, hard: f64, workLimit: i64): i32 {
+    const why = this.search(c, soft, hard, workLimit);
+    this.finish(c);
+    return why;
+  }
+
+  /** Called once the search of component c has stopped: sheets[c] must then hold its best solution. */
+  protected finish(c: i32): void {}
+
+  private search(c: i32, soft: f64, hard: f64, workLimit: i64): i32 {
     const mode = this.inst.mode;
     const w0 = this.work();
     this.improvedWork = w0;
@@ -138,6 +147,11 @@ export abstract class SheetSearch {
       this.step(c, softApplies ? soft : hard, <i32>steps);
     }
     return STOP_BOUND;
+  }
+
+  /** Whether a re-pack comparing `cmp` (compareObjectives of newObj with oldObj) is kept: when not worse. */
+  protected acceptable(cmp: i32): bool {
+    return cmp <= 0;
   }
 
   /** Marks an improvement of the objective itself (not of a tie-break): the stall count restarts. */
@@ -332,7 +346,7 @@ export abstract class SheetSearch {
       this.newObj.patterns = distinctPatterns(next);
     }
     const cmp = compareObjectives(this.newObj, this.oldObj);
-    if (cmp > 0) return;
+    if (!this.acceptable(cmp)) return;
 
     // Accept: swap the freed sheets for the new ones.
     for (let k = 0; k < ch.len; k++) {
