@@ -2,15 +2,20 @@
 // (sheet-search.ts, whose loop and destroy-and-repack bookkeeping the free packer shares).
 //
 // 1. A few full constructions with fixed genomes (orderings x orientations x look-ahead).
-// 2. Large-neighbourhood search: free a handful of sheets (the emptiest is usually among
-//    them), re-pack their parts, plus any unplaced ones, with a randomly shaped genome,
-//    and keep the result when the objective is not worse. Accepting ties that concentrate
-//    waste (higher sum of squared fills) drifts parts off the weakest sheet until it can
-//    be dropped. Now and then a full randomised construction adds diversity.
+// 2. Sheet reduction (one stock type): work on the best solution less its emptiest sheet,
+//    whose parts are left over; each move frees a few sheets and re-packs their parts and
+//    the leftovers onto at most as many sheets with a randomly shaped genome, kept by late
+//    acceptance on the part area placed. When nothing is left over, that solution is the new
+//    best and the next reduction starts from it.
+// 3. Otherwise (several stock types, strategy 'time'), large-neighbourhood search on the
+//    best itself: free a handful of sheets, re-pack their parts plus any unplaced ones, and
+//    keep the result when the objective is not worse. Accepting ties that concentrate waste
+//    (higher sum of squared fills) drifts parts off the weakest sheet until it can be
+//    dropped. Now and then a full randomised construction adds diversity.
 //
-// The loop stops at a deterministic effort limit (fit-index visits, scaled to the cost of
-// one construction), at the component's deadline, or when the area bound is reached.
-// Only the deadline makes a run depend on the machine.
+// The loop stops by the rules of sheet-search.ts improve: effort (fit-index visits, scaled
+// to the cost of one construction), stall, the component's deadline, or the lower bound.
+// Only the deadlines make a run depend on the machine.
 
 import { Instance } from "./instance";
 import { Constructor, ABORTED } from "./construct";
@@ -28,17 +33,17 @@ const STACK_TRIES: StaticArray<i32> = [1, 2, 4, 8];
 const DP_SHARE: f64 = 0.2;
 /** Share of random genomes that also try wide bands. */
 const WIDE_SHARE: f64 = 0.3;
+/** Effort weight of a component where sheet reduction applies. */
+const REDUCE_EFFORT: f64 = 3.0;
 /** Moves back a reduction move may compare with (late acceptance). */
 const LATE_HISTORY: i32 = 50;
-/** Share of reduction moves that pack the left-over parts first. */
-const LEFTOVER_FIRST: f64 = 0.0;
 
 export class Search extends SheetSearch {
   cons: Constructor;
   genome: Genome;
   /** While reducing (see canReduce): the best solution of the component searched; sheets[c] has one sheet fewer. */
   private best: Array<Sheet> | null = null;
-  /** Part area the reduced solution places, and what it placed over the last LATE_HISTORY moves. */
+  /** Part area the reduced solution places, the most it has placed, and what it placed over the last LATE_HISTORY moves. */
   private reducedPlaced: f64 = 0;
   private reducedBest: f64 = 0;
   private history: Float64Array = new Float64Array(LATE_HISTORY);
@@ -93,13 +98,13 @@ export class Search extends SheetSearch {
     return this.cons.run(types, nt, this.demand, this.genome, this.avail, c, out, deadline, abortable) != ABORTED;
   }
 
-  /** Proven optimal: one stock type, everything placed, sheet count at the area bound. */
+  /** Proven optimal: one stock type, everything placed, sheet count at the lower bound (bounds.ts). */
   protected provenOptimal(c: i32): bool {
     // Strategy 'time' goes on at the bound: fewer cuts still count.
     return !this.inst.timeStrategy && this.atAreaBound(c);
   }
 
-  /** A few fixed genomes first, then mostly destroy-and-repack, now and then a random full construction. */
+  /** A few fixed genomes first, then sheet reduction where it applies, else destroy-and-repack and now and then a random full construction. */
   protected step(c: i32, deadline: f64, n: i32): void {
     const inst = this.inst;
     const count = unchecked(inst.cInstances[c]);
@@ -138,7 +143,9 @@ export class Search extends SheetSearch {
     const ch = this.chosen;
     ch.clear();
     if (m <= 3) {
-      for (let i = 0; i < m; i++) ch.push(i);
+      // While reducing, keeping one sheet now and then makes the move local (freeing all is a restart).
+      const keep = this.best !== null && m >= 2 && rng.float() < 0.5 ? rng.int(m) : -1;
+      for (let i = 0; i < m; i++) if (i != keep) ch.push(i);
     } else {
       const r = rng.float();
       let target: i32;
@@ -155,20 +162,26 @@ export class Search extends SheetSearch {
     }
   }
 
+  /** The component has one stock type and no objective beyond material (see canReduce). */
+  private reducible(c: i32): bool {
+    const inst = this.inst;
+    return !inst.timeStrategy && !inst.strip && unchecked(inst.cStockStart[c + 1]) - unchecked(inst.cStockStart[c]) == 1;
+  }
+
   /**
-   * Sheet reduction: one stock type, everything placed, more sheets than the lower bound.
-   * The search then works on the best solution less its emptiest sheet, whose parts are
-   * left over: each move frees a few sheets and re-packs their parts and the leftovers onto
-   * at most as many sheets, kept when no less part area is placed (ties by concentrated
-   * waste). Once nothing is left over, that solution has one sheet fewer and becomes the best.
+   * Sheet reduction applies: one stock type, everything placed, more sheets than the lower
+   * bound. The search then works on the best solution less its emptiest sheet (see the file
+   * head); `best` keeps the best, sheets[c] the reduced solution.
    */
   private canReduce(c: i32): bool {
-    const inst = this.inst;
-    if (inst.timeStrategy || inst.strip) return false;
-    if (unchecked(inst.cStockStart[c + 1]) - unchecked(inst.cStockStart[c]) != 1) return false;
-    if (unchecked(this.unplaced[c]) != 0) return false;
+    if (!this.reducible(c) || unchecked(this.unplaced[c]) != 0) return false;
     const m = this.sheets[c].length;
     return m >= 2 && m > unchecked(this.lowerBound[c]);
+  }
+
+  /** Sheet reduction goes on gaining long after the fixed effort: it gets REDUCE_EFFORT times as much. */
+  effortWeight(c: i32): f64 {
+    return this.reducible(c) ? REDUCE_EFFORT : 1.0;
   }
 
   private startReduction(c: i32): void {
@@ -213,11 +226,18 @@ export class Search extends SheetSearch {
     if (a < 0 || a > room) unchecked((this.avail[s] = room));
     const tv = this.touched;
     this.shapeRandomly(tv.data, tv.len);
-    if (this.rng.float() < LEFTOVER_FIRST) this.leftoversFirst(c);
     const out = new Array<Sheet>();
     const ok = this.packDemand(tv.data, tv.len, c, out, deadline, true);
     for (let k = 0; k < tv.len; k++) unchecked((this.demand[tv.get(k)] = 0));
-    if (ok) this.keepRepackIfNotWorse(c, cur, out);
+    if (ok) {
+      this.keepRepackIfNotWorse(c, cur, out);
+      if (this.reducedPlaced > this.reducedBest + 1e-9 * Math.max(1.0, this.reducedBest)) {
+        // A reduced solution better than any before (not the recovery from a dip): the stall count restarts.
+        this.reducedBest = this.reducedPlaced;
+        this.improvedWork = this.work();
+        this.improvedIter = this.iterations;
+      }
+    }
     if (unchecked(this.unplaced[c]) == 0) {
       // Everything placed on one sheet fewer: the new best.
       this.best = null;
@@ -226,29 +246,9 @@ export class Search extends SheetSearch {
     }
   }
 
-  /** Puts the types with parts left over ahead of the others in the genome's order (they are the hard ones). */
-  private leftoversFirst(c: i32): void {
-    const inst = this.inst;
-    const key = this.genome.key;
-    let lo: f64 = 0;
-    for (let i = 0; i < this.touched.len; i++) lo = Math.min(lo, unchecked(key[this.touched.get(i)]));
-    for (let i = unchecked(inst.cTypeStart[c]); i < unchecked(inst.cTypeStart[c + 1]); i++) {
-      const t = unchecked(inst.cTypes[i]);
-      if (unchecked(inst.tQ[t]) > unchecked(this.placed[t])) unchecked((key[t] += lo - 1.0 - Math.abs(lo)));
-    }
-  }
-
-  /** Progress of the reduced solution restarts the stall count; only a whole solution is a new best. */
+  /** While reducing, progress is judged by reduceMove; only a whole solution is a new best. */
   protected improved(): void {
-    if (this.best === null) {
-      super.improved();
-      return;
-    }
-    // Only a reduced solution better than any before counts, not the recovery from a dip.
-    if (this.reducedPlaced <= this.reducedBest + 1e-9 * Math.max(1.0, this.reducedBest)) return;
-    this.reducedBest = this.reducedPlaced;
-    this.improvedWork = this.work();
-    this.improvedIter = this.iterations;
+    if (this.best === null) super.improved();
   }
 
   protected finish(c: i32): void {

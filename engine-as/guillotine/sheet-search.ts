@@ -85,6 +85,11 @@ export abstract class SheetSearch {
   /** Search step `n` (1, 2, ...) on component c: a full construction or a destroy-and-repack move. */
   protected abstract step(c: i32, deadline: f64, n: i32): void;
 
+  /** Multiplies component c's effort limit: searches that still gain from long runs say so. */
+  effortWeight(c: i32): f64 {
+    return 1.0;
+  }
+
   /** Nothing left to gain on component c, so its search may stop early. */
   protected provenOptimal(c: i32): bool {
     return this.atAreaBound(c);
@@ -326,7 +331,7 @@ export abstract class SheetSearch {
 
   /**
    * Ends a destroy-and-repack move whose chosen sheets were re-packed into `out`: keeps the
-   * result when the objective is not worse. Accepting ties that concentrate waste (higher
+   * result when acceptable() says so (by default, when the objective is not worse). Accepting ties that concentrate waste (higher
    * sum of squared fills) drifts parts off the weakest sheet until it can be dropped.
    */
   protected keepRepackIfNotWorse(c: i32, cur: Array<Sheet>, out: Array<Sheet>): void {
