@@ -37,8 +37,9 @@ import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker, isMainThread, parentPort } from 'node:worker_threads';
 import { fileURLToPath } from 'node:url';
-import { loadEngineModule, solveGuillotine } from '../src/engine/guillotine.js';
-import type { EnginePart, EngineStock, GuillotineProblem, EngineNode, Axis } from '../src/engine/types.js';
+import { loadEngineModule } from '../src/engine/guillotine/boundary.js';
+import { solveGuillotine } from '../src/engine/guillotine/solve.js';
+import type { EnginePart, EngineStock, GuillotineProblem, EngineNode, Axis } from '../src/engine/guillotine/types.js';
 import { cabinetRows } from './cabinet-jobs.js';
 
 const DIR = process.env.BENCH_ENGINE_DIR ?? '/work/shared/bench/instances';
@@ -47,7 +48,7 @@ const FULL = process.env.BENCH_ENGINE_FULL === '1';
 const THREADS = Math.max(1, Number(process.env.BENCH_ENGINE_THREADS ?? 2));
 /** Engine effort scale: 0 (default) = run to the limit; 1 = the service's deterministic effort limit. */
 const EFFORT = Number(process.env.BENCH_ENGINE_EFFORT ?? 0);
-/** Stop rule (src/engine/types.ts GuillotineProblem.stopRule); stall and searchTime take LIMIT as their clock and a 30 s budget. */
+/** Stop rule (src/engine/guillotine/types.ts GuillotineProblem.stopRule); stall and searchTime take LIMIT as their clock and a 30 s budget. */
 const RULE = (process.env.BENCH_ENGINE_RULE ?? 'effort') as NonNullable<GuillotineProblem['stopRule']>;
 /** Engine seed of the public-set runs (BENCH_ENGINE_SEED, default 1): other seeds show how much of a difference is noise. */
 const SEED = Number(process.env.BENCH_ENGINE_SEED ?? 1);

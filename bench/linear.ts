@@ -19,7 +19,7 @@
 // every piece placed, and every bar's lengths fit its capacity.
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadLinearModule, solveLinear, type LinearProblem } from '../src/engine/linear.js';
+import { loadLinearModule, solveLinear, type LinearProblem } from '../src/engine/linear/solve.js';
 
 const DIR = process.env.BENCH_LINEAR_DIR ?? '/work/shared/bench/instances/1d-bpplib';
 const FEATURE_DIR = process.env.BENCH_LINEAR_FEATURE_DIR ?? '/work/shared/bench/instances/1d-feature-tests';

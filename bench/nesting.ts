@@ -25,9 +25,9 @@
 //                            prints sheets used and utilisation before/after, both validated.
 import { readFileSync, readdirSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { placePoint, type NestingProblem } from '../src/engine/nesting.js';
-import { ROLL_RUNS, solveNestingRuns } from '../src/engine/nesting-runs.js';
-import { SERVICE_EFFORT } from '../src/engine/nesting-problem.js';
+import { placePoint, type NestingProblem } from '../src/engine/nesting/solve.js';
+import { ROLL_RUNS, solveNestingRuns } from '../src/engine/nesting/runs.js';
+import { SERVICE_EFFORT } from '../src/engine/nesting/problem.js';
 import { loadConfig } from '../src/config.js';
 import { checkPlacements, materialArea, type PlacedShape, type Pt } from '../test/support/validate-nesting.js';
 

@@ -2,7 +2,7 @@
 // single-machine service that `make run` starts.
 import os from 'node:os';
 import path from 'node:path';
-import { DEFAULT_SEARCH_MS } from './engine/search-policy.js';
+import { DEFAULT_SEARCH_MS } from './engine/common/search-policy.js';
 
 export interface Config {
   host: string;

@@ -2,7 +2,7 @@
 // in, one measured record per connected part out. A fresh instance per call, so the engine's
 // memory never outlives the analysis. No geometry logic lives here.
 import type { MeshGroup } from '../models/types.js';
-import { instantiate, loadWasm } from '../engine/wasm.js';
+import { instantiate, loadWasm } from '../engine/common/wasm.js';
 
 // Mirrors engine-as/mesh/layout.ts (change both together).
 const OUT_HEADER = 4;

@@ -3,24 +3,25 @@
 // inside a pool thread.
 import type { CalcRequest } from '../schema/request.js';
 import type { ResultRecord } from '../schema/result.js';
-import { buildRecord } from '../result/record.js';
+import { buildRecord } from './guillotine/record.js';
 import { settleRecord } from '../result/settle.js';
 import { checkLayout } from '../result/check-layout.js';
 import { addBandingTotals } from '../result/banding.js';
 import { markOffcuts } from '../result/offcuts.js';
-import { gatherLeftovers } from './leftover.js';
-import { addGroupParts, expandGroups } from './groups.js';
-import { loadEngineModule, solveGuillotine } from './guillotine.js';
-import { toGuillotineProblem } from './problem.js';
-import { linearBars } from './linear.js';
-import { nestParts } from './nesting-runs.js';
-import { searchPlan } from './search-policy.js';
+import { gatherLeftovers } from './guillotine/leftover.js';
+import { addGroupParts, expandGroups } from './guillotine/groups.js';
+import { loadEngineModule } from './guillotine/boundary.js';
+import { solveGuillotine } from './guillotine/solve.js';
+import { toGuillotineProblem } from './guillotine/problem.js';
+import { linearBars } from './linear/solve.js';
+import { nestParts } from './nesting/runs.js';
+import { searchPlan } from './common/search-policy.js';
 
 export interface CalculateOptions {
   jobId: number;
   budgetMs: number;
   minOffcut: number;
-  /** The operator's ceiling on the default search (KERF_DEFAULT_SEARCH_MS); absent: search-policy.ts's default. */
+  /** The operator's ceiling on the default search (KERF_DEFAULT_SEARCH_MS); absent: common/search-policy.ts's default. */
   defaultSearchMs?: number;
 }
 

@@ -1,5 +1,5 @@
 // Pool thread entry: one calculation per call, on a fresh WASM instance (a roll nesting job
-// runs its second search on a thread of its own, nesting-runs.ts); or one model analysis.
+// runs its second search on a thread of its own, src/engine/nesting/runs.ts); or one model analysis.
 import { performance } from 'node:perf_hooks';
 import { runAnalysis } from '../analysis/run.js';
 import { CalculationRefused, LayoutRejected, calculate } from '../engine/calculate.js';

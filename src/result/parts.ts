@@ -1,7 +1,7 @@
 // What every result record lists the same way, whatever the engine: each requested part
 // instance (placed ones first within their row, in sheet order), the rows left unplaced with
 // their reason, and the machining the request carries.
-import type { PartIssue } from '../engine/problem.js';
+import type { PartIssue } from '../engine/guillotine/problem.js';
 import type { CalcRequest } from '../schema/request.js';
 import type { ResultPart, UnusablePart } from '../schema/result.js';
 import { round } from './totals.js';

@@ -1,7 +1,7 @@
 // The geometry of a matched-grain group, shared by the request check (group-rules.ts) and the
-// engine mapping (src/engine/groups.ts): the guillotine cuts that separate its members, and
-// members too close for a free layout. Trees are engine cut trees (src/engine/types.ts).
-import type { EngineNode } from '../engine/types.js';
+// engine mapping (src/engine/guillotine/groups.ts): the guillotine cuts that separate its members, and
+// members too close for a free layout. Trees are engine cut trees (src/engine/guillotine/types.ts).
+import type { EngineNode } from '../engine/guillotine/types.js';
 
 type Node = EngineNode;
 type CutNode = Extract<EngineNode, { kind: 'cut' }>;

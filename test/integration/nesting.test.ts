@@ -10,9 +10,9 @@ import { call, solveChecked } from '../support/client.js';
 import { DEV_KEY, ROOT, startServer, type KerfServer } from '../support/server.js';
 import { validateNestingRecord } from '../support/validate-nesting.js';
 import { calculationRequest, normalizeRequest } from '../../src/schema/request.js';
-import { toNestingProblem } from '../../src/engine/nesting-problem.js';
-import { loadNestingModule, solveNesting } from '../../src/engine/nesting.js';
-import { runSeed } from '../../src/engine/nesting-runs.js';
+import { toNestingProblem } from '../../src/engine/nesting/problem.js';
+import { loadNestingModule, solveNesting } from '../../src/engine/nesting/solve.js';
+import { runSeed } from '../../src/engine/nesting/runs.js';
 
 type Pt = { x: number; y: number };
 

@@ -3,9 +3,10 @@
 // grain allows, quantities and stock limits), determinism, and quality against the
 // guillotine engine on the same problem. Needs build/engine.wasm.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadEngineModule, solveGuillotine } from '../../src/engine/guillotine.js';
+import { loadEngineModule } from '../../src/engine/guillotine/boundary.js';
+import { solveGuillotine } from '../../src/engine/guillotine/solve.js';
 import { seededRandom } from '../../bench/seeded.js';
-import type { EnginePart, EngineSolution, EngineStock, GuillotineProblem } from '../../src/engine/types.js';
+import type { EnginePart, EngineSolution, EngineStock, GuillotineProblem } from '../../src/engine/guillotine/types.js';
 
 let mod: WebAssembly.Module;
 beforeAll(() => {

@@ -1,11 +1,12 @@
 // Long (over 400 lines) because it is the guillotine engine's whole contract: geometry, tree rules, stages, stock, determinism.
 // Facade + WASM guillotine engine: every solution is checked against the contract in
-// src/engine/types.ts by an independent validator (geometry, tree rules, stages, rotation,
+// src/engine/guillotine/types.ts by an independent validator (geometry, tree rules, stages, rotation,
 // stock limits, accounting), plus determinism, budget and quality cases with known optima.
 // Needs build/engine.wasm: npx asc --config asconfig.json --target release
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadEngineModule, solveGuillotine } from '../../src/engine/guillotine.js';
+import { loadEngineModule } from '../../src/engine/guillotine/boundary.js';
+import { solveGuillotine } from '../../src/engine/guillotine/solve.js';
 import { seededRandom } from '../../bench/seeded.js';
 import type {
   Axis,
@@ -14,7 +15,7 @@ import type {
   EngineSolution,
   EngineStock,
   GuillotineProblem,
-} from '../../src/engine/types.js';
+} from '../../src/engine/guillotine/types.js';
 
 const EPS = 1e-6;
 let mod: WebAssembly.Module;

@@ -4,7 +4,7 @@
 // Needs build/linear.wasm (make build).
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { linearBars, loadLinearModule, solveLinear, type LinearProblem, type LinearSolution } from '../../src/engine/linear.js';
+import { linearBars, loadLinearModule, solveLinear, type LinearProblem, type LinearSolution } from '../../src/engine/linear/solve.js';
 import { calculationRequest, normalizeRequest, type CalcRequest } from '../../src/schema/request.js';
 import { validateLinear } from '../support/validate-linear.js';
 import { seededRandom } from '../../bench/seeded.js';

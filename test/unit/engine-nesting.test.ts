@@ -4,7 +4,7 @@
 // Needs build/nesting.wasm (make build).
 
 import { beforeAll, describe, expect, it } from 'vitest';
-import { loadNestingModule, placePoint, solveNesting, type NestingProblem, type NestingSolution } from '../../src/engine/nesting.js';
+import { loadNestingModule, placePoint, solveNesting, type NestingProblem, type NestingSolution } from '../../src/engine/nesting/solve.js';
 import { shapeIssues } from '../../src/schema/part-shapes.js';
 import { checkPlacements, type PlacedShape, type Pt } from '../support/validate-nesting.js';
 

@@ -3,7 +3,7 @@
 // of the memory taken after the allocation ("Cannot perform Construct on a detached
 // ArrayBuffer" before), and arrive whole.
 import { describe, expect, it } from 'vitest';
-import { loadWasm, runFlat, type FlatEngine } from '../../src/engine/wasm.js';
+import { loadWasm, runFlat, type FlatEngine } from '../../src/engine/common/wasm.js';
 
 describe('runFlat', () => {
   for (const name of ['engine', 'linear', 'nesting']) {

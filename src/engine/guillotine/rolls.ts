@@ -1,203 +1,10 @@
-// TS facade of the guillotine engine (engine-as/guillotine, built to build/engine.wasm).
-// It flattens a GuillotineProblem into one Float64Array, runs it in a fresh WebAssembly
-// instance (one per task, so memory never outlives the task) and turns the flat answer back
-// into EngineSolution trees. No packing logic lives here: the engine owns the algorithms.
+// Open-length stock (rolls): the engine packs fixed sheets, so a roll is solved around it:
+// a strip run, a row of bands and a bisection of the roll's length over one-sheet probes,
+// each with its share of the roll's budget; the shortest piece wins.
 
-import { laterStop, type EngineNode, type EnginePart, type EngineSheet, type EngineSolution, type GreedyStart, type GuillotineProblem, type StopReason } from './types.js';
-import { loadWasm, runFlat } from './wasm.js';
-
-// ---- flat layout; mirrors engine-as/guillotine/layout.ts (change both together) ----
-const FORMAT_VERSION = 5;
-const HEADER_LEN = 18;
-const STOCK_STRIDE = 10;
-const PART_STRIDE = 8;
-const LIST_STRIDE = 2;
-const OUT_HEADER = 13;
-const STOP_RULES = { effort: 0, stall: 1, searchTime: 2 } as const;
-const NODE_STRIDE = 8;
-const KIND_CUT = 0;
-const KIND_FREE = 2;
-
-interface EngineExports {
-  memory: WebAssembly.Memory;
-  inputPtr(n: number): number;
-  solveGuillotine(): number;
-  solveFree(): number;
-  solveStrip(): number;
-  outputPtr(): number;
-}
-
-/** build/engine.wasm, compiled once per thread. */
-export function loadEngineModule(): WebAssembly.Module {
-  return loadWasm('engine');
-}
-
-/** Flattens the problem. Parts share stock lists (one per distinct `stock` array). */
-function encodeProblem(p: GuillotineProblem): Float64Array {
-  // Parts of one material usually share the very same array: look that up before joining.
-  const byArray = new Map<readonly number[], number>();
-  const byKey = new Map<string, number>();
-  const lists: number[][] = [];
-  const partList: number[] = [];
-  for (const part of p.parts) {
-    let id = byArray.get(part.stock);
-    if (id === undefined) {
-      const key = part.stock.join(',');
-      id = byKey.get(key);
-      if (id === undefined) {
-        id = lists.length;
-        byKey.set(key, id);
-        lists.push(part.stock);
-      }
-      byArray.set(part.stock, id);
-    }
-    partList.push(id);
-  }
-  let nRefs = 0;
-  for (const l of lists) nRefs += l.length;
-  const nS = p.stock.length;
-  const nP = p.parts.length;
-  const stockBase = HEADER_LEN;
-  const partBase = stockBase + nS * STOCK_STRIDE;
-  const listBase = partBase + nP * PART_STRIDE;
-  const refBase = listBase + lists.length * LIST_STRIDE;
-  const a = new Float64Array(refBase + nRefs);
-  a[0] = FORMAT_VERSION;
-  a[1] = nS;
-  a[2] = nP;
-  a[3] = p.kerf;
-  a[4] = p.firstCut === 'y' ? 1 : 0;
-  a[5] = p.maxPhase;
-  a[6] = p.headCuts ? 1 : 0;
-  a[7] = p.stockSelection === 'smallest' ? 1 : 0;
-  a[8] = p.strategy === 'time' ? 1 : 0;
-  a[9] = p.seed;
-  a[10] = p.budgetMs;
-  a[11] = lists.length;
-  a[12] = nRefs;
-  a[13] = p.effort ?? 1;
-  a[14] = (p.repeatPatterns ?? p.strategy === 'time') ? 1 : 0;
-  a[15] = p.stripBands ? 1 : 0;
-  a[16] = STOP_RULES[p.stopRule ?? 'effort'];
-  a[17] = p.stopRule && p.stopRule !== 'effort' ? Math.max(0, p.searchMs ?? 0) : 0;
-  p.stock.forEach((s, i) => {
-    const b = stockBase + i * STOCK_STRIDE;
-    a[b] = s.l;
-    a[b + 1] = s.w;
-    a[b + 2] = s.q;
-    a[b + 3] = s.cost;
-    a[b + 4] = s.trim.l1;
-    a[b + 5] = s.trim.l2;
-    a[b + 6] = s.trim.w1;
-    a[b + 7] = s.trim.w2;
-    a[b + 8] = s.grain;
-    a[b + 9] = s.offcut ? 1 : 0;
-  });
-  p.parts.forEach((part, i) => {
-    const b = partBase + i * PART_STRIDE;
-    a[b] = part.l;
-    a[b + 1] = part.w;
-    a[b + 2] = part.q;
-    a[b + 3] = part.rotMask[0];
-    a[b + 4] = part.rotMask[1];
-    a[b + 5] = part.rotMask[2];
-    a[b + 6] = partList[i]!;
-  });
-  let off = 0;
-  lists.forEach((l, i) => {
-    a[listBase + i * LIST_STRIDE] = off;
-    a[listBase + i * LIST_STRIDE + 1] = l.length;
-    for (const s of l) a[refBase + off++] = s;
-  });
-  return a;
-}
-
-/**
- * One pre-order node tree of the engine's output, starting at `at` (NODE_STRIDE values per
- * node), moved by (dx, dy); returns it and the position after it.
- */
-function decodeTree(out: Float64Array, at: number, dx = 0, dy = 0): { node: EngineNode; next: number } {
-  let pos = at;
-  const read = (): EngineNode => {
-    const b = pos;
-    pos += NODE_STRIDE;
-    const x = out[b + 2]! + dx;
-    const y = out[b + 3]! + dy;
-    const l = out[b + 4]!;
-    const w = out[b + 5]!;
-    if (out[b] === KIND_CUT || out[b] === KIND_FREE) {
-      const n = out[b + 7]!;
-      const children: EngineNode[] = [];
-      for (let i = 0; i < n; i++) children.push(read());
-      if (out[b] === KIND_FREE) return { kind: 'free', x, y, l, w, children: children.filter((c) => c.kind === 'part') };
-      return { kind: 'cut', along: out[b + 1] === 1 ? 'y' : 'x', x, y, l, w, children };
-    }
-    return { kind: 'part', x, y, l, w, part: out[b + 6]!, rot: out[b + 1] === 1 ? 1 : 0 };
-  };
-  const node = read();
-  return { node, next: pos };
-}
-
-/** The engine's STOP_* code (engine-as/guillotine/sheet-search.ts) as a reason; its soft clock is searchTime's or the ceiling's. */
-function stopReason(code: number, rule: GuillotineProblem['stopRule']): StopReason {
-  const soft: StopReason = rule === 'searchTime' ? 'searchTime' : 'ceiling';
-  return (['lower-bound', 'stalled', 'effort', soft, 'budget'] as const)[code] ?? 'budget';
-}
-
-function decodeSolution(out: Float64Array, startedAt: number, calledAt: number, rule: GuillotineProblem['stopRule']): EngineSolution {
-  if (out.length < OUT_HEADER || out[0] !== 0) {
-    throw new Error(`kerf engine: input rejected (status ${out.length ? out[0] : 'none'})`);
-  }
-  const nSheets = out[1]!;
-  const nParts = out[7]!;
-  const unplaced = Array.from(out.subarray(OUT_HEADER, OUT_HEADER + nParts));
-  let pos = OUT_HEADER + nParts;
-
-  const sheets: EngineSheet[] = [];
-  for (let s = 0; s < nSheets; s++) {
-    const stock = out[pos]!;
-    pos += 2; // stock row, node count (the tree is self-delimiting)
-    const tree = decodeTree(out, pos);
-    pos = tree.next;
-    sheets.push({ stock, root: tree.node });
-  }
-  const offset = calledAt - startedAt;
-  return {
-    sheets,
-    unplaced,
-    lowerBound: out[2]!,
-    stats: {
-      iterations: out[3]!,
-      elapsedMs: performance.now() - startedAt,
-      timeToBestMs: out[5]! + offset,
-      stoppedByDeadline: out[6] === 1,
-      greedy: { sheets: out[8]!, stockArea: out[9]!, placedArea: out[10]! },
-      stopReason: stopReason(out[11]!, rule),
-      effort: out[12]!,
-    },
-  };
-}
-
-/**
- * Solves one guillotine problem in a fresh instance of `module` (see loadEngineModule).
- * The engine stops by itself within problem.budgetMs (it keeps a small reserve for this
- * decoding) and always returns a complete solution.
- */
-export function solveGuillotine(problem: GuillotineProblem, module: WebAssembly.Module): EngineSolution {
-  if (problem.placement === 'free') return solveFreeBest(problem, module);
-  if (problem.stock.some((s) => s.open)) return solveOpenLength(problem, module);
-  return solveOnce(problem, module);
-}
-
-function solveOnce(problem: GuillotineProblem, module: WebAssembly.Module): EngineSolution {
-  const startedAt = performance.now();
-  const input = encodeProblem(problem);
-  const free = problem.placement === 'free';
-  const { out, calledAt } = runFlat<EngineExports>(module, free ? 'free packer' : 'guillotine engine', input, (engine) =>
-    free ? engine.solveFree() : engine.solveGuillotine(),
-  );
-  return decodeSolution(out, startedAt, calledAt, problem.stopRule);
-}
+import type { EngineNode, EnginePart, EngineSheet, EngineSolution, GreedyStart, GuillotineProblem, StopReason } from './types.js';
+import { runStrip, solveOnce, type StripPart } from './boundary.js';
+import { partsArea, partsEnd, shiftClamp, unplacedOf } from './tree.js';
 
 // ---- open-length stock (rolls) ----
 // The engine packs fixed sheets. A roll is first solved as a row of bands (see
@@ -214,7 +21,8 @@ function usedLength(root: EngineNode): number {
   return last ? last.x + last.l - root.x : 0;
 }
 
-function solveOpenLength(asked: GuillotineProblem, module: WebAssembly.Module): EngineSolution {
+
+export function solveOpenLength(asked: GuillotineProblem, module: WebAssembly.Module): EngineSolution {
   const startedAt = performance.now();
   // Many engine runs share a roll's time, so each keeps the fixed effort; a searchTime becomes
   // their clock instead (no effort limit), the budget's shares then taken from it.
@@ -540,28 +348,24 @@ function oneAcross(parts: EnginePart[], grain: number, Y: number, k: number): bo
 // backtracking search for shorter pieces (free placement: parts anywhere). Every part with
 // q > 0 fits the roll's width here (solveRoll leaves the others out).
 
-const STRIP_HEADER = 6;
-
 function solveRollStrip(problem: GuillotineProblem, parts: EnginePart[], r: number, budgetMs: number, module: WebAssembly.Module): BandedRoll | undefined {
   const roll = problem.stock[r]!;
   const Y = roll.w - roll.trim.l1 - roll.trim.l2;
-  const input: number[] = [Y, problem.kerf, problem.placement === 'free' ? -1 : problem.maxPhase, problem.seed, budgetMs, problem.effort ?? 1, parts.length];
+  const rows: StripPart[] = [];
   let any = false;
   for (const p of parts) {
     const m = p.rotMask[roll.grain]!;
     const mask = (m & 1 && p.w <= Y ? 1 : 0) | (m & 2 && p.l <= Y ? 2 : 0);
     const q = mask ? Math.max(0, p.q) : 0;
     any ||= q > 0;
-    input.push(p.l, p.w, q, mask);
+    rows.push({ l: p.l, w: p.w, q, mask });
   }
   if (!any) return undefined;
   const startedAt = performance.now();
-  const { out } = runFlat<EngineExports>(module, 'strip packer', Float64Array.from(input), (engine) => engine.solveStrip());
-  if (out.length < STRIP_HEADER || out[0] !== 0) throw new Error(`kerf engine: strip input rejected (status ${out.length ? out[0] : 'none'})`);
+  const run = { width: Y, kerf: problem.kerf, maxPhase: problem.placement === 'free' ? -1 : problem.maxPhase, seed: problem.seed, budgetMs, effort: problem.effort ?? 1 };
   const x0 = roll.trim.w1;
   const y0 = roll.trim.l1;
-  const tree = decodeTree(out, STRIP_HEADER, x0, y0).node;
-  const used = out[1]!;
+  const { tree, used, iterations, firstUsed, lowerBound } = runStrip(run, rows, x0, y0, module);
   const root: EngineNode = tree.kind === 'free' || (tree.kind === 'cut' && tree.along === 'y') ? tree : { kind: 'cut', along: 'y', x: x0, y: y0, l: used, w: Y, children: [tree] };
   const trims = roll.trim.w1 + roll.trim.w2;
   const placed = partsArea(root);
@@ -569,119 +373,11 @@ function solveRollStrip(problem: GuillotineProblem, parts: EnginePart[], r: numb
     sheet: { stock: r, root, length: used + trims },
     length: used + trims,
     unplaced: unplacedOf(parts, root),
-    iterations: out[2]!,
+    iterations,
     effort: 0,
     timeToBest: performance.now() - startedAt,
     stopped: false,
-    greedy: { length: out[3]! + trims, placedArea: placed },
-    lowerBound: out[5]!,
+    greedy: { length: firstUsed + trims, placedArea: placed },
+    lowerBound,
   };
-}
-
-/** Largest x any part of the tree reaches. */
-function partsEnd(n: EngineNode): number {
-  return n.kind === 'part' ? n.x + n.l : (n.children as EngineNode[]).reduce((m, c) => Math.max(m, partsEnd(c)), n.x);
-}
-
-function partsArea(n: EngineNode): number {
-  return n.kind === 'part' ? n.l * n.w : (n.children as EngineNode[]).reduce((s, c) => s + partsArea(c), 0);
-}
-
-/** Copies of each part the tree does not hold (one pass: jobs come with thousands of lines). */
-function unplacedOf(parts: EnginePart[], root: EngineNode): number[] {
-  const left = parts.map((p) => Math.max(0, p.q));
-  for (const n of partsOf(root)) left[n.part]!--;
-  return left;
-}
-
-function partsOf(n: EngineNode): Extract<EngineNode, { kind: 'part' }>[] {
-  return n.kind === 'part' ? [n] : (n.children as EngineNode[]).flatMap(partsOf);
-}
-
-/** The tree moved by dx along x, every node cut off at x = end (no part reaches past it). */
-function shiftClamp(n: EngineNode, dx: number, end: number): EngineNode {
-  const x = n.x + dx;
-  if (n.kind === 'part') return { ...n, x };
-  if (n.kind === 'free') return { ...n, x, l: Math.min(n.l, end - x), children: n.children.map((c) => ({ ...c, x: c.x + dx })) };
-  return { ...n, x, l: Math.min(n.l, end - x), children: n.children.map((c) => shiftClamp(c, dx, end)) };
-}
-
-// ---- free placement (cutType efficiency) ----
-// The free packer gets the first share of the budget; a guillotine layout, which is a valid
-// free layout too, gets the rest, and the better of the two is returned as free roots. So a
-// CNC job is never cut worse than the same job on a panel saw.
-
-/** Share of the budget given to the free packer (rolls: its strip search usually ends at the length bound). */
-const FREE_SHARE = 0.5;
-const FREE_SHARE_OPEN = 0.7;
-
-/** Every part placed and every roll piece at the roll's length bound. */
-function atLengthBound(problem: GuillotineProblem, sol: EngineSolution): boolean {
-  if (sol.lengthBound === undefined || sol.unplaced.some((u) => u > 0)) return false;
-  let used = 0;
-  for (const sh of sol.sheets) {
-    const row = problem.stock[sh.stock]!;
-    if (!row.open || sh.length === undefined) return false;
-    used += sh.length - row.trim.w1 - row.trim.w2;
-  }
-  return used <= sol.lengthBound + 1e-9;
-}
-
-function solveFreeBest(problem: GuillotineProblem, module: WebAssembly.Module): EngineSolution {
-  const startedAt = performance.now();
-  const open = problem.stock.some((s) => s.open);
-  const share = open ? FREE_SHARE_OPEN : FREE_SHARE;
-  const freeProblem = { ...problem, budgetMs: problem.budgetMs * share, ...(problem.searchMs !== undefined ? { searchMs: problem.searchMs * share } : {}) };
-  const free = open ? solveOpenLength(freeProblem, module) : solveOnce(freeProblem, module);
-  const left = Math.max(1, problem.budgetMs - (performance.now() - startedAt));
-  const secondAt = performance.now() - startedAt;
-  // Rolls cut to their length bound cannot be beaten: no guillotine run.
-  const searchLeft = problem.searchMs !== undefined ? { searchMs: Math.max(1, problem.searchMs - secondAt) } : {};
-  const cut = open && atLengthBound(problem, free) ? free : solveGuillotine({ ...problem, placement: 'guillotine', budgetMs: left, ...searchLeft }, module);
-  const useFree = compareSolutions(problem, free, cut) <= 0;
-  const best = useFree ? free : cut;
-  return {
-    sheets: best.sheets.map((sh) => ({ ...sh, root: asFree(sh.root) })),
-    unplaced: best.unplaced,
-    lowerBound: Math.max(free.lowerBound, cut.lowerBound),
-    ...(open ? { lengthBound: Math.max(free.lengthBound ?? 0, cut.lengthBound ?? 0) } : {}),
-    stats: {
-      iterations: free.stats.iterations + (cut === free ? 0 : cut.stats.iterations),
-      elapsedMs: performance.now() - startedAt,
-      timeToBestMs: useFree ? free.stats.timeToBestMs : secondAt + cut.stats.timeToBestMs,
-      stoppedByDeadline: free.stats.stoppedByDeadline || cut.stats.stoppedByDeadline,
-      stopReason: cut === free ? free.stats.stopReason : laterStop(free.stats.stopReason, cut.stats.stopReason),
-      effort: free.stats.effort + (cut === free ? 0 : cut.stats.effort),
-      // The free packer's start: the result is at least as good as the free packer's own final layout.
-      ...(free.stats.greedy ? { greedy: free.stats.greedy } : {}),
-    },
-  };
-}
-
-/** Negative when a is better: more placed area, then less stock (roll length, sheet area), then cost. */
-function compareSolutions(problem: GuillotineProblem, a: EngineSolution, b: EngineSolution): number {
-  const measure = (sol: EngineSolution) => {
-    let placed = 0;
-    let stock = 0;
-    let cost = 0;
-    for (const sh of sol.sheets) {
-      const row = problem.stock[sh.stock]!;
-      placed += partsArea(sh.root);
-      stock += (sh.length ?? row.l) * row.w;
-      cost += row.cost;
-    }
-    return { placed, stock, cost };
-  };
-  const ma = measure(a);
-  const mb = measure(b);
-  const tol = 1e-9 * Math.max(1, ma.placed, mb.placed, ma.stock, mb.stock);
-  if (Math.abs(ma.placed - mb.placed) > tol) return mb.placed - ma.placed;
-  if (Math.abs(ma.stock - mb.stock) > tol) return ma.stock - mb.stock;
-  return ma.cost - mb.cost;
-}
-
-/** A layout as a free root over its usable region (a guillotine tree keeps only its parts). */
-function asFree(root: EngineNode): EngineNode {
-  if (root.kind === 'free') return root;
-  return { kind: 'free', x: root.x, y: root.y, l: root.l, w: root.w, children: partsOf(root) };
 }

@@ -2,16 +2,16 @@
 // flattens a LinearProblem into one Float64Array, runs it in a fresh WebAssembly instance
 // and turns the flat answer back into bars. The algorithms live in the engine.
 
-import type { CalcRequest } from '../schema/request.js';
-import type { ResultRecord } from '../schema/result.js';
-import { buildLinearRecord } from '../result/linear-record.js';
-import { toLinearProblem } from './linear-problem.js';
-import { longestRemnants } from './linear-leftover.js';
-import type { LinearGroup, LinearProblem, LinearSolution } from './linear-types.js';
-import { loadWasm, runFlat } from './wasm.js';
-import { clockStop, searchPlan } from './search-policy.js';
+import type { CalcRequest } from '../../schema/request.js';
+import type { ResultRecord } from '../../schema/result.js';
+import { buildLinearRecord } from './record.js';
+import { toLinearProblem } from './problem.js';
+import { longestRemnants } from './leftover.js';
+import type { LinearGroup, LinearProblem, LinearSolution } from './types.js';
+import { loadWasm, runFlat } from '../common/wasm.js';
+import { clockStop, searchPlan } from '../common/search-policy.js';
 
-export type { LinearGroup, LinearPart, LinearProblem, LinearSolution, LinearStock } from './linear-types.js';
+export type { LinearGroup, LinearPart, LinearProblem, LinearSolution, LinearStock } from './types.js';
 
 // ---- flat layout; mirrors engine-as/linear/instance.ts and output.ts (change together) ----
 const FORMAT_VERSION = 1;

@@ -5,12 +5,12 @@
 // leaves the others to choose from.
 import { Worker } from 'node:worker_threads';
 import { performance } from 'node:perf_hooks';
-import type { CalcRequest } from '../schema/request.js';
-import type { ResultRecord } from '../schema/result.js';
-import { buildNestingRecord } from '../result/nesting-record.js';
-import { loadNestingModule, solveNesting, type NestingProblem, type NestingSolution } from './nesting.js';
-import { toNestingProblem } from './nesting-problem.js';
-import { clockStop, searchPlan } from './search-policy.js';
+import type { CalcRequest } from '../../schema/request.js';
+import type { ResultRecord } from '../../schema/result.js';
+import { buildNestingRecord } from './record.js';
+import { loadNestingModule, solveNesting, type NestingProblem, type NestingSolution } from './solve.js';
+import { toNestingProblem } from './problem.js';
+import { clockStop, searchPlan } from '../common/search-policy.js';
 
 /** Searches per roll job (sheet jobs run one: their effort-limited search ends in well under a second). */
 export const ROLL_RUNS = 2;
@@ -57,7 +57,7 @@ function bestRun(problem: NestingProblem, runs: NestingSolution[]): NestingSolut
 
 /** One run on a worker thread, with the same deadline as the caller's own; its answer is null when it fails. */
 function runInWorker(problem: NestingProblem, deadline: number): { answer: Promise<NestingSolution | null>; stop: () => void } {
-  const worker = new Worker(new URL('./nesting-worker.js', import.meta.url), { workerData: { problem, deadline } });
+  const worker = new Worker(new URL('./worker.js', import.meta.url), { workerData: { problem, deadline } });
   const stop = () => void worker.terminate();
   const answer = new Promise<NestingSolution | null>((resolve) => {
     const timer = setTimeout(stop, Math.max(0, deadline - clock()) + LATE_MS);

@@ -1,14 +1,14 @@
 // Engine solution -> the SmartCut v3 result record: identical sheets folded into one stock
 // entry with `stack`, every requested part instance listed, cuts in saw order, offcuts,
 // unusable parts with their reasons, and the metadata totals.
-import type { MappedProblem } from '../engine/problem.js';
-import type { EngineSolution } from '../engine/types.js';
-import type { CalcRequest } from '../schema/request.js';
-import type { ResultCut, ResultOffcut, ResultRecord, ResultStock, UnusablePart } from '../schema/result.js';
+import type { MappedProblem } from './problem.js';
+import type { EngineSolution } from './types.js';
+import type { CalcRequest } from '../../schema/request.js';
+import type { ResultCut, ResultOffcut, ResultRecord, ResultStock, UnusablePart } from '../../schema/result.js';
 import { planSheet, type CutPlan } from './cut-plan.js';
-import { planFree } from './free-plan.js';
-import { listParts, partsMetadata, type Placement } from './parts.js';
-import { areaAndCutMetadata, round } from './totals.js';
+import { planFree } from '../free/plan.js';
+import { listParts, partsMetadata, type Placement } from '../../result/parts.js';
+import { areaAndCutMetadata, round } from '../../result/totals.js';
 
 interface Pattern {
   stock: number;

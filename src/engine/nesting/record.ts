@@ -8,13 +8,13 @@
 // across the sheet frees: beyond the parts along x (sheets only: a roll piece ends there),
 // then above them over the length they use, each clear of the parts by the part clearance
 // and at least minOffcut on both sides.
-import { usableRegion, type MappedNesting } from '../engine/nesting-problem.js';
-import { placePoint, type NestingSolution } from '../engine/nesting.js';
-import { signedArea, type Pt } from '../schema/part-shapes.js';
-import type { CalcRequest } from '../schema/request.js';
-import type { ResultOffcut, ResultPart, ResultRecord, ResultStock } from '../schema/result.js';
-import { listParts, partsMetadata, type Placement } from './parts.js';
-import { areaAndCutMetadata, round } from './totals.js';
+import { usableRegion, type MappedNesting } from './problem.js';
+import { placePoint, type NestingSolution } from './solve.js';
+import { signedArea, type Pt } from '../../schema/part-shapes.js';
+import type { CalcRequest } from '../../schema/request.js';
+import type { ResultOffcut, ResultPart, ResultRecord, ResultStock } from '../../schema/result.js';
+import { listParts, partsMetadata, type Placement } from '../../result/parts.js';
+import { areaAndCutMetadata, round } from '../../result/totals.js';
 
 
 const perimeter = (ring: Pt[]) => ring.reduce((s, p, i) => s + Math.hypot(ring[(i + 1) % ring.length].x - p.x, ring[(i + 1) % ring.length].y - p.y), 0);

@@ -5,10 +5,10 @@
 // may turn, on stock every member may use), so the search weighs it like any part and no
 // engine change is needed. After the search each placed rectangle is replaced by its members
 // at their offsets (turned with it) and, for guillotine layouts, by the cuts that separate them.
-import type { CalcGroup, CalcRequest } from '../schema/request.js';
+import type { CalcGroup, CalcRequest } from '../../schema/request.js';
 import type { EngineNode, EnginePart, EngineSolution, GuillotineProblem } from './types.js';
 import type { PartIssue } from './problem.js';
-import { separate, type Member } from '../schema/group-shapes.js';
+import { separate, type Member } from '../../schema/group-shapes.js';
 
 type Node = EngineNode;
 type PartNode = Extract<EngineNode, { kind: 'part' }>;

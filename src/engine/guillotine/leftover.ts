@@ -5,7 +5,7 @@
 // guillotine layout's leftover is then one strip the full length of the sheet; a free layout
 // tries both directions), with the shortening bisected. The other sheets are not touched, so
 // the sheet count and the parts placed stay as the search left them.
-import { solveGuillotine } from './guillotine.js';
+import { solveGuillotine } from './solve.js';
 import type { Axis, EngineNode, EngineSheet, EngineSolution, EngineStock, GuillotineProblem } from './types.js';
 
 /** Bisection steps per direction: the strip is found to within 1/2^PROBES of the slack. */

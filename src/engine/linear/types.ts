@@ -1,5 +1,5 @@
 // The linear (1D) engine's problem and solution as the service sees them: the request mapping
-// (linear-problem.ts), the facade (linear.ts) and the record builder (result/linear-record.ts)
+// (problem.ts), the facade (solve.ts) and the record builder (record.ts)
 // all read these, so they live apart from each of them.
 
 export interface LinearStock {

@@ -2,7 +2,7 @@
 // It flattens a NestingProblem into one Float64Array, runs it in a fresh WebAssembly instance
 // and reads the placements back. The geometry and the search live in the engine.
 
-import { loadWasm, runFlat } from './wasm.js';
+import { loadWasm, runFlat } from '../common/wasm.js';
 
 // ---- flat layout; mirrors engine-as/nesting/instance.ts and output/encode.ts (change together) ----
 const FORMAT_VERSION = 1;
@@ -69,7 +69,7 @@ export interface NestingSolution {
   sheets: { stock: number; usedLength: number }[];
   /** Type by type, copies in order. */
   items: NestedItem[];
-  /** iterations: over every run of the job; runs: searches run side by side (nesting-runs.ts), 1 when absent. */
+  /** iterations: over every run of the job; runs: searches run side by side (runs.ts), 1 when absent. */
   stats: { iterations: number; elapsedMs: number; timeToBestMs: number; stoppedByDeadline: boolean; runs?: number };
   /** Compaction: on one roll, shorter layouts found and attempts; on sheets, sheets freed. */
   compaction: { improved: number; attempts: number };

@@ -1,7 +1,7 @@
 // Request -> engine problem. The request's rules (material and thickness matching, stock
 // locks, grain and orientation locks) are resolved here into indices and masks, so the
 // engine sees only geometry; parts no stock can take are explained here, with a reason.
-import type { CalcPart, CalcRequest, CalcStock } from '../schema/request.js';
+import type { CalcPart, CalcRequest, CalcStock } from '../../schema/request.js';
 import type { EnginePart, EngineStock, GuillotineProblem } from './types.js';
 
 const ROT0 = 1;

@@ -2,8 +2,8 @@
 // follows each part's outline; the record's `cuts` stay empty), and the leftover as
 // disjoint rectangles. Leftovers are chosen greedily, largest first, from the maximal empty
 // rectangles of the usable region, each at least one kerf away from every part.
-import type { EngineFreeRoot, EngineStock } from '../engine/types.js';
-import type { CutPlan, Piece } from './cut-plan.js';
+import type { EngineFreeRoot, EngineStock } from '../guillotine/types.js';
+import type { CutPlan, Piece } from '../guillotine/cut-plan.js';
 
 const EPS = 1e-7;
 /** Enough leftovers for any real sheet; keeps the search small on pathological layouts. */

@@ -1,8 +1,8 @@
 // How long an engine searches: the request's saw.options.searchTime, else the default policy
 // (search while it improves, stop when it stalls or meets its lower bound), the operator's
 // ceiling KERF_DEFAULT_SEARCH_MS over that, and the job budget over everything.
-import type { CalcRequest } from '../schema/request.js';
-import type { StopReason } from './types.js';
+import type { CalcRequest } from '../../schema/request.js';
+import type { StopReason } from '../guillotine/types.js';
 
 export interface SearchPlan {
   /** The job budget: no search goes past it. */

@@ -1,7 +1,7 @@
 // One sheet's cut tree -> the cuts in the order a sawyer makes them, and the pieces left.
 // Trims come first; then each region's own cuts, then its bands one after the other, so the
 // rip cuts of a sheet precede the cross cuts of its first strip, and so on down the stages.
-import type { EngineNode, EngineStock } from '../engine/types.js';
+import type { EngineNode, EngineStock } from './types.js';
 
 const EPS = 1e-7;
 
@@ -44,7 +44,7 @@ export function planSheet(stock: EngineStock, root: EngineNode, kerf: number, fi
   const usable = { x: stock.trim.w1, y: stock.trim.l1, l: stock.l - stock.trim.w1 - stock.trim.w2, w: stock.w - stock.trim.l1 - stock.trim.l2 };
   // A lone part is a one-band region: its first cut frees it across, a second trims it to size.
   // A root across the first-cut direction is a head cut: it comes before stage 1 (phase 0).
-  if (root.kind === 'free') throw new Error('engine tree: a free layout has no cut plan (see free-plan.ts)');
+  if (root.kind === 'free') throw new Error('engine tree: a free layout has no cut plan (see src/engine/free/plan.ts)');
   const head = root.kind === 'cut' && root.along !== firstCut;
   planRegion(root.kind === 'cut' ? root : { kind: 'cut', along: firstCut, ...usable, children: [root] }, kerf, head ? -1 : 0, plan);
   return plan;

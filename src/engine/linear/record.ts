@@ -4,13 +4,13 @@
 // kerf starts), trims first; the bar end after the last cut is the remnant, an offcut when
 // it is at least minOffcut long. Metadata carries the lower bound and whether the plan is
 // proven optimal.
-import type { MappedLinear } from '../engine/linear-problem.js';
-import { usableLength } from '../engine/linear-problem.js';
-import type { LinearSolution } from '../engine/linear-types.js';
-import type { CalcRequest, CalcStock } from '../schema/request.js';
-import type { ResultCut, ResultOffcut, ResultRecord, ResultStock } from '../schema/result.js';
-import { listParts, partsMetadata, type Placement } from './parts.js';
-import { areaAndCutMetadata, round } from './totals.js';
+import type { MappedLinear } from './problem.js';
+import { usableLength } from './problem.js';
+import type { LinearSolution } from './types.js';
+import type { CalcRequest, CalcStock } from '../../schema/request.js';
+import type { ResultCut, ResultOffcut, ResultRecord, ResultStock } from '../../schema/result.js';
+import { listParts, partsMetadata, type Placement } from '../../result/parts.js';
+import { areaAndCutMetadata, round } from '../../result/totals.js';
 
 const EPS = 1e-7;
 

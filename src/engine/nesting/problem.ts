@@ -3,17 +3,17 @@
 // clearance is saw.bladeWidth + options.minSpacing between parts and options.minSpacing from
 // the usable region's edge (the stock less its trims). Parts no stock can take get the
 // reason here; the engine sees only rings, turns and allowed rows.
-import type { CalcPart, CalcRequest, CalcStock } from '../schema/request.js';
-import type { NestingProblem, NestingType } from './nesting.js';
-import { partRings, type Pt } from '../schema/part-shapes.js';
-import type { PartIssue } from './problem.js';
+import type { CalcPart, CalcRequest, CalcStock } from '../../schema/request.js';
+import type { NestingProblem, NestingType } from './solve.js';
+import { partRings, type Pt } from '../../schema/part-shapes.js';
+import type { PartIssue } from '../guillotine/problem.js';
 
 /** Evaluations of the search in a service job: the same request and seed give the same layout. */
 export const SERVICE_EFFORT = 500;
 
 /**
  * The search's limits: the service's effort, or with saw.options.searchTime the clock alone
- * (the caller's budgetMs is then that time; search-policy.ts).
+ * (the caller's budgetMs is then that time; ../common/search-policy.ts).
  */
 function searchLimits(searchTime: number | undefined, budgetMs: number, effort: number): { budgetMs: number; effort: number } {
   return searchTime === undefined ? { budgetMs, effort } : { budgetMs, effort: 0 };

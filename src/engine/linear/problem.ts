@@ -2,9 +2,9 @@
 // lock, thickness (when both give one) and profile width match, and its length fits the
 // usable length (bar length less the end trims l1 and l2). Parts no bar can take get the
 // reason here; the engine only sees lengths, quantities and the allowed rows.
-import type { CalcPart, CalcRequest, CalcStock } from '../schema/request.js';
-import type { LinearProblem } from './linear-types.js';
-import type { PartIssue } from './problem.js';
+import type { CalcPart, CalcRequest, CalcStock } from '../../schema/request.js';
+import type { LinearProblem } from './types.js';
+import type { PartIssue } from '../guillotine/problem.js';
 
 const TOL = 1e-9;
 

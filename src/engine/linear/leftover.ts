@@ -3,7 +3,7 @@
 // (the fullest bar that still takes the piece), so that its own remnant grows as long as it
 // can. A bar that gives away all its pieces is not cut at all. Done on the engine's plan, in
 // whole bars: no piece moves to stock its row may not use, and no bar gets longer than usable.
-import type { LinearProblem, LinearSolution } from './linear-types.js';
+import type { LinearProblem, LinearSolution } from './types.js';
 
 interface Bar { stock: number; parts: number[] }
 

@@ -1,5 +1,5 @@
-// The engines' WASM builds: found from this module's own location (src/engine under vitest,
-// dist/src/engine after tsc), compiled once per thread, and instantiated fresh for every task
+// The engines' WASM builds: found from this module's own location (src/engine/common under vitest,
+// dist/src/engine/common after tsc), compiled once per thread, and instantiated fresh for every task
 // with the two imports every engine takes: a clock and an abort that names where it stopped.
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
