@@ -34,7 +34,7 @@ const DP_SHARE: f64 = 0.2;
 /** Share of random genomes that also try wide bands. */
 const WIDE_SHARE: f64 = 0.3;
 /** Effort weight of a component where sheet reduction applies. */
-const REDUCE_EFFORT: f64 = 3.0;
+const REDUCE_EFFORT: f64 = 2.0;
 /** Moves back a reduction move may compare with (late acceptance). */
 const LATE_HISTORY: i32 = 50;
 
