@@ -179,9 +179,9 @@ export class Search extends SheetSearch {
     return m >= 2 && m > unchecked(this.lowerBound[c]);
   }
 
-  /** Sheet reduction goes on gaining long after the fixed effort: it gets REDUCE_EFFORT times as much. */
+  /** Sheet reduction goes on gaining long after the fixed effort: it gets REDUCE_EFFORT times as much (asked after the first solution). */
   effortWeight(c: i32): f64 {
-    return this.reducible(c) ? REDUCE_EFFORT : 1.0;
+    return this.canReduce(c) ? REDUCE_EFFORT : 1.0;
   }
 
   private startReduction(c: i32): void {
