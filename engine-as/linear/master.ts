@@ -358,10 +358,15 @@ export class Master {
     }
   }
 
-  /** A copy of the current basis, to come back to (a dive backtracking to a node). */
-  saveBasis(): BasisCopy {
-    const m = this.m;
-    return new BasisCopy(this.rowItem.slice(0, m), this.basis.slice(0, m), this.cB.slice(0, m), this.binv.slice(0, m * m));
+  /**
+   * A copy of the current basis, to come back to (a dive backtracking to a node), into
+   * `into` when given: a dive keeps one per depth, since allocating an m x m copy per node
+   * costs more than the copy itself.
+   */
+  saveBasis(into: BasisCopy | null = null): BasisCopy {
+    const c = into !== null ? into : new BasisCopy();
+    c.set(this.m, this.rowItem, this.basis, this.cB, this.binv);
+    return c;
   }
 
   /**
@@ -371,11 +376,11 @@ export class Master {
    */
   restoreBasis(copy: BasisCopy): void {
     const m = this.m;
-    if (!this.warm || copy.basis.length != m) return;
+    if (!this.warm || copy.m != m) return;
     for (let r = 0; r < m; r++) if (this.rowItem[r] != copy.rowItem[r]) return;
-    this.basis.set(copy.basis);
-    this.cB.set(copy.cB);
-    this.binv.set(copy.binv);
+    memory.copy(this.basis.dataStart, copy.basis.dataStart, <usize>m << 2);
+    memory.copy(this.cB.dataStart, copy.cB.dataStart, <usize>m << 3);
+    memory.copy(this.binv.dataStart, copy.binv.dataStart, <usize>(m * m) << 3);
   }
 
   /**
@@ -864,16 +869,28 @@ export class Master {
   }
 }
 
-/** A saved basis: its rows, basic columns, their costs and the basis inverse. */
+/**
+ * A saved basis: its rows, basic columns, their costs and the basis inverse (the first m
+ * entries, m x m; the arrays grow and are reused).
+ */
 export class BasisCopy {
-  rowItem: Int32Array;
-  basis: Int32Array;
-  cB: Float64Array;
-  binv: Float64Array;
-  constructor(rowItem: Int32Array, basis: Int32Array, cB: Float64Array, binv: Float64Array) {
-    this.rowItem = rowItem;
-    this.basis = basis;
-    this.cB = cB;
-    this.binv = binv;
+  m: i32 = -1;
+  rowItem: Int32Array = new Int32Array(0);
+  basis: Int32Array = new Int32Array(0);
+  cB: Float64Array = new Float64Array(0);
+  binv: Float64Array = new Float64Array(0);
+
+  set(m: i32, rowItem: Int32Array, basis: Int32Array, cB: Float64Array, binv: Float64Array): void {
+    if (this.basis.length < m) {
+      this.rowItem = new Int32Array(m);
+      this.basis = new Int32Array(m);
+      this.cB = new Float64Array(m);
+    }
+    if (this.binv.length < m * m) this.binv = new Float64Array(m * m);
+    this.m = m;
+    memory.copy(this.rowItem.dataStart, rowItem.dataStart, <usize>m << 2);
+    memory.copy(this.basis.dataStart, basis.dataStart, <usize>m << 2);
+    memory.copy(this.cB.dataStart, cB.dataStart, <usize>m << 3);
+    memory.copy(this.binv.dataStart, binv.dataStart, <usize>(m * m) << 3);
   }
 }

@@ -12,7 +12,7 @@
 
 import { Instance } from "./instance";
 import { Bar, Plan } from "./plan";
-import { Master, LP_BOUNDED, LP_INFEASIBLE, LP_OPTIMAL, LP_STOPPED } from "./master";
+import { Master, BasisCopy, LP_BOUNDED, LP_INFEASIBLE, LP_OPTIMAL, LP_STOPPED } from "./master";
 import { bestFitDecreasing, sizeOrder, MinSlack } from "./heuristic";
 import { cheapBound, roundBound } from "./bounds";
 import { BarEmptier } from "./improve";
@@ -71,6 +71,9 @@ export class Search {
   candCopies: Int32Array = new Int32Array(DIVE_CANDIDATES);
   candScore: Float64Array = new Float64Array(DIVE_CANDIDATES);
   tabu: Array<i32> = new Array<i32>();
+  /** Saved bases of the dive's open nodes, one per depth, reused from node to node. */
+  bases: Array<BasisCopy> = new Array<BasisCopy>();
+  depth: i32 = 0;
   /** This pass still rounds down all whole patterns at once (until that first fails). */
   probing: bool = true;
   /** Minimum bin slack costs nodes per bar: used below a size where it stays cheap. */
@@ -372,6 +375,7 @@ export class Search {
     this.resetResidual();
     this.tabu.length = 0;
     this.probing = true;
+    this.depth = 0;
     return this.descend(new Array<Bar>(), maxDiscrepancy);
   }
 
@@ -386,7 +390,11 @@ export class Search {
       const mark = this.save(fixed);
       // Siblings start the LP from this node's basis: re-solving from deep in the subtree
       // just left would take many more pivots.
-      const basis = discrepancy > 0 || this.probing ? this.master.saveBasis() : null;
+      let basis: BasisCopy | null = null;
+      if (discrepancy > 0 || this.probing) {
+        if (this.bases.length <= this.depth) this.bases.push(new BasisCopy());
+        basis = this.master.saveBasis(this.bases[this.depth]);
+      }
       if (this.probing && this.roundDown(fixed) > 0) {
         st = this.solveNode(fixed);
         if (st != NODE_PRUNED) continue;
@@ -404,7 +412,12 @@ export class Search {
       const tabuMark = this.tabu.length;
       for (let c = 0; c < nc && c <= discrepancy; c++) {
         if (c > 0) this.master.restoreBasis(basis!);
-        if (this.fix(cand[c], copies[c], fixed) > 0 && this.descend(fixed, discrepancy - c)) return true;
+        if (this.fix(cand[c], copies[c], fixed) > 0) {
+          this.depth++;
+          const stop = this.descend(fixed, discrepancy - c);
+          this.depth--;
+          if (stop) return true;
+        }
         this.restore(mark, fixed);
         this.tabu.push(cand[c]);
       }

@@ -3,7 +3,7 @@
 // request id and never a stack trace.
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodError } from 'zod';
-import { requestLog } from './request-log.js';
+import { requestLog } from './plugins/request-log.js';
 
 export class ApiError extends Error {
   constructor(

@@ -26,3 +26,8 @@ export interface Services {
   health: EndpointHealth;
   deliverer: Deliverer;
 }
+
+/** The options every route family is registered with. */
+export interface FamilyOptions {
+  services: Services;
+}

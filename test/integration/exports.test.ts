@@ -56,7 +56,7 @@ const jobs: Record<'cabinet' | 'turned' | 'stacked' | 'large', { id: number; rec
 
 beforeAll(async () => {
   // Faults on: a job named __exit__ fails (one attempt), __hang__ stays running for a while.
-  server = await startServer({ env: { KERF_TEST_FAULTS: '1', KERF_MAX_ATTEMPTS: '1', KERF_JOB_BUDGET_MS: '1500', KERF_ABORT_GRACE_MS: '1500' } });
+  server = await startServer({ env: { KERF_TEST_FAULTS: '1', KERF_MAX_ATTEMPTS: '1', KERF_JOB_BUDGET_MS: '3000', KERF_ABORT_GRACE_MS: '1500' } });
   await Promise.all((['cabinet', 'turned', 'stacked', 'large'] as const).map(async (name) => {
     const id = await submit(server.url, DEV_KEY, { cabinet, turned, stacked, large }[name]);
     const reply = await waitForResult(server.url, DEV_KEY, id);
@@ -433,7 +433,7 @@ describe('export errors', () => {
   });
 
   it('410 once the result has expired', async () => {
-    const short = await startServer({ env: { KERF_RETENTION_SECONDS: '1', KERF_POOL_THREADS: '1', KERF_JOB_BUDGET_MS: '500' } });
+    const short = await startServer({ env: { KERF_RETENTION_SECONDS: '1', KERF_POOL_THREADS: '1' } });
     try {
       const id = await submit(short.url, DEV_KEY, { stock: [{ l: 100, w: 100 }], parts: [{ l: 10, w: 10 }] });
       expect((await waitForResult(short.url, DEV_KEY, id)).status).toBe(200);

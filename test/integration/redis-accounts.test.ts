@@ -33,13 +33,13 @@ beforeAll(async () => {
   // Started together: both find no development account and race to create it.
   nodes.push(...(await Promise.all([startServer({ env }), startServer({ env })])));
   expect(nodes[0].dataDir).not.toBe(nodes[1].dataDir);
-}, 60_000);
+});
 
 afterAll(async () => {
   await Promise.all(nodes.map((n) => n.stop()));
   await dropPrefix(prefix);
   for (const n of nodes) fs.rmSync(n.dataDir, { recursive: true, force: true });
-}, 30_000);
+});
 
 /** The one-time sign-in link's token in a printed link. */
 const linkToken = (text: string) => /\/account\/login\/link\?token=([\w-]+)/.exec(text)![1];
@@ -97,7 +97,7 @@ describe('accounts, keys, sessions and endpoint health on Redis, two API nodes',
       expect((await call(`${url}/v3/result?id=${job}`, { key: first })).status).toBe(200);
     }
     expect((await kerf('keys', '--account', 'carpenter@example.com')).stdout).toMatch(new RegExp(`^${keyId}\\t.*workshop.*revoked`, 'm'));
-  }, 60_000);
+  });
 
   it('gives accounts created at the same time from several places distinct ids', async () => {
     const created = await Promise.all(['a', 'b', 'c'].map((who) => kerf('create', '--email', `${who}@example.com`)));
@@ -107,7 +107,7 @@ describe('accounts, keys, sessions and endpoint health on Redis, two API nodes',
     const listed = (await kerf('list')).stdout.split('\n').filter((line) => line.includes('\tdev@localhost\t'));
     expect(listed).toHaveLength(1);
     expect((await kerf('create', '--email', 'a@example.com')).stderr).toMatch(/exists already/);
-  }, 60_000);
+  });
 
   it('a sign-in link from one node opens a session that works on the other, once', async () => {
     const devLink = linkToken(nodes[0].output());
@@ -138,7 +138,7 @@ describe('accounts, keys, sessions and endpoint health on Redis, two API nodes',
     });
     expect(login.status).toBe(303);
     expect(login.headers.getSetCookie().join('\n')).toMatch(/kerf_session=[^;]+/);
-  }, 60_000);
+  });
 
   it('endpoint health and its disable state are the same on both nodes', async () => {
     const receiver = await startReceiver([{ status: 500 }]);
@@ -171,5 +171,5 @@ describe('accounts, keys, sessions and endpoint health on Redis, two API nodes',
     } finally {
       await receiver.close();
     }
-  }, 90_000);
+  });
 });

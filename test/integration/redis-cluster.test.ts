@@ -105,7 +105,7 @@ beforeAll(async () => {
   // are in Redis (the CLI too works on Redis, from a directory of its own).
   for (let i = 0; i < 2; i++) apis.push(await startServer({ env: env('api') }));
   for (let i = 0; i < 2; i++) workers.push(await startWorker());
-}, 90_000);
+});
 
 afterAll(async () => {
   await Promise.all([...apis, ...workers].map((p) => p.stop()));
@@ -115,7 +115,7 @@ afterAll(async () => {
   }
   await redis?.stop();
   for (const dir of [...apis.map((a) => a.dataDir), ...workerDirs]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
-}, 60_000);
+});
 
 describe('two API and two worker processes on one Redis', () => {
   it('serves jobs submitted to either API node from the other, with ids unique across nodes', async () => {
@@ -136,7 +136,7 @@ describe('two API and two worker processes on one Redis', () => {
     expect(metrics.status).toBe(200);
     expect(metrics.text).toMatch(/^kerf_queue_depth \d+$/m);
     expect((await call(`${workers[0].url}/v3/calculate`, { method: 'POST', key: DEV_KEY, body: cabinet() })).status).toBe(404);
-  }, 90_000);
+  });
 
   it('shares the per-minute rate and the monthly allowance across API nodes', async () => {
     const created = await redisCli({ url: redis.url, prefix }, 'accounts', 'create', '--email', 'shared@example.com', '--rate', '3', '--monthly', '1000');
@@ -157,7 +157,7 @@ describe('two API and two worker processes on one Redis', () => {
       allowance.push((await call(`${apis[(i + 1) % 2].url}/v3/calculate`, { method: 'POST', key: cappedKey, body: cabinet() })).status);
     }
     expect(allowance).toEqual([200, 200, 403]);
-  }, 60_000);
+  });
 
   it('finishes a job exactly once when its worker is killed mid-job', async () => {
     const receiver = await startReceiver([{ status: 204 }]);
@@ -183,7 +183,7 @@ describe('two API and two worker processes on one Redis', () => {
       await receiver.close();
       workers.push(await startWorker());
     }
-  }, 120_000);
+  });
 
   it('an engine that throws fails the job at once with the cause, on its first attempt', async () => {
     const id = await submit(apis[0].url, DEV_KEY, cabinet('__throw__'));
@@ -191,7 +191,7 @@ describe('two API and two worker processes on one Redis', () => {
     expect(reply.status).toBe(422);
     expect(reply.json.message).toContain('injected engine fault (__throw__)');
     expect((await jobRecord(id)).attempts).toBe('1');
-  }, 60_000);
+  });
 
   it("sends the account's default webhook set through the CLI on Redis", async () => {
     const hook = await failFirstReceiver();
@@ -210,7 +210,7 @@ describe('two API and two worker processes on one Redis', () => {
     } finally {
       await hook.close();
     }
-  }, 60_000);
+  });
 
   it('delivers each webhook attempt once, though every API node runs a delivery loop', async () => {
     // Fails the first attempt of every delivery, so each is sent twice (the retry ~5 s later).
@@ -227,7 +227,7 @@ describe('two API and two worker processes on one Redis', () => {
     } finally {
       await hook.close();
     }
-  }, 120_000);
+  });
 
   it('a worker stopped with SIGTERM finishes the job it runs before it exits', async () => {
     const running = await submit(apis[1].url, DEV_KEY, cabinet('__slow__'));
@@ -238,7 +238,7 @@ describe('two API and two worker processes on one Redis', () => {
     expect((await call(`${apis[0].url}/v3/result/ready?id=${running}`, { key: DEV_KEY })).status).toBe(200);
     expect((await jobRecord(running)).attempts).toBe('1');
     workers.push(await startWorker());
-  }, 60_000);
+  });
 
   it('loses nothing when Redis is killed and restarted with append-only persistence', async () => {
     const done = await submit(apis[0].url, DEV_KEY, cabinet());
@@ -264,5 +264,5 @@ describe('two API and two worker processes on one Redis', () => {
       expect(reply.json.jobId).toBe(id);
     }
     expect(await submit(apis[1].url, DEV_KEY, cabinet())).toBeGreaterThan(queued[1]);
-  }, 120_000);
+  });
 });

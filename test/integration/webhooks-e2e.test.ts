@@ -13,7 +13,7 @@ import { DEV_KEY, cli, startServer, tempDataDir, type KerfServer } from '../supp
 const request = { stock: [{ l: 1000, w: 600 }], parts: [{ l: 300, w: 200, q: 4 }] };
 const env = { KERF_WEBHOOK_ALLOW_LOOPBACK: '1' };
 /** A job that always fails: it spins past its budget and the pool's backstop stops it. */
-const failing = { KERF_TEST_FAULTS: '1', KERF_JOB_BUDGET_MS: '1000', KERF_ABORT_GRACE_MS: '300' };
+const failing = { KERF_TEST_FAULTS: '1', KERF_JOB_BUDGET_MS: '3000', KERF_ABORT_GRACE_MS: '300' };
 
 async function until<T>(check: () => T | undefined, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

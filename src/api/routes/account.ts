@@ -10,7 +10,7 @@ import { parseRecord } from '../../exports/index.js';
 import { RECENT_JOBS } from '../../storage/jobs/store.js';
 import { SESSION_TTL_MS, type Session } from '../../storage/sessions/store.js';
 import { ApiError } from '../errors.js';
-import type { Services } from '../services.js';
+import type { FamilyOptions } from '../services.js';
 import { exportQuery, sendExport } from './export.js';
 
 const SESSION_COOKIE = 'kerf_session';
@@ -33,7 +33,7 @@ function form(request: FastifyRequest): Record<string, string> {
   return (request.body ?? {}) as Record<string, string>;
 }
 
-export async function accountRoutes(app: FastifyInstance, services: Services) {
+export async function accountRoutes(app: FastifyInstance, { services }: FamilyOptions) {
   const { accounts, sessions, metering, outbox, health, deliverer, jobs } = services;
   const secure = (services.config.publicUrl ?? '').startsWith('https:') ? '; Secure' : '';
   const cookie = (name: string, value: string, maxAgeMs: number) =>
@@ -74,11 +74,17 @@ export async function accountRoutes(app: FastifyInstance, services: Services) {
     return s;
   };
 
-  const overview = async (s: Session, extra: Partial<OverviewModel> = {}) => {
+  /** The session's account (403 when it no longer exists). */
+  const accountOf = async (s: Session) => {
     // Over Redis an account created moments ago on another node may not be in this node's copy yet.
     if (!accounts.get(s.accountId)) await accounts.refresh();
     const account = accounts.get(s.accountId);
     if (!account) throw new ApiError(403, 'The account of this session no longer exists; sign in again on /account/login');
+    return account;
+  };
+
+  const overview = async (s: Session, extra: Partial<OverviewModel> = {}) => {
+    const account = await accountOf(s);
     const now = Date.now();
     return overviewPage({
       account, csrf: s.csrf, now, usage: await metering.usage(account.id, now), keys: accounts.keys(account.id),
@@ -163,7 +169,7 @@ export async function accountRoutes(app: FastifyInstance, services: Services) {
 
   app.post('/account/secret/reveal', async (request, reply) => {
     const s = await guarded(request);
-    return html(reply, await overview(s, { shownOnce: { label: 'Signing secret', value: accounts.get(s.accountId)!.signingSecret } }));
+    return html(reply, await overview(s, { shownOnce: { label: 'Signing secret', value: (await accountOf(s)).signingSecret } }));
   });
 
   app.post('/account/secret/rotate', async (request, reply) => {

@@ -9,11 +9,11 @@ import { UNIT_NAMES } from '../../models/units.js';
 import { BudgetExceeded } from '../../pool/pool.js';
 import { analysisResponse } from '../../schema/analysis.js';
 import { caseless } from '../../schema/words.js';
-import { accountOf, admitCall, authenticate, refundRefused } from '../auth.js';
+import { admitCall, refundRefused } from '../plugins/auth.js';
 import { ApiError } from '../errors.js';
-import { requestLog } from '../request-log.js';
+import { requestLog } from '../plugins/request-log.js';
 import { admission, failure, invalid, json, unauthorized } from '../responses.js';
-import type { Services } from '../services.js';
+import type { FamilyOptions } from '../services.js';
 
 export const MAX_MODEL_BYTES = 32 * 1024 * 1024;
 
@@ -85,7 +85,7 @@ function readModelBody(request: FastifyRequest, payload: NodeJS.ReadableStream, 
   payload.once('error', (err: Error) => finish(err));
 }
 
-export async function analysisRoutes(app: FastifyInstance, services: Services) {
+export async function analysisRoutes(app: FastifyInstance, { services }: FamilyOptions) {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { bodyLimit: MAX_MODEL_BYTES }, readModelBody);
   app.addHook('onSend', async (request, reply) => {
@@ -112,7 +112,7 @@ export async function analysisRoutes(app: FastifyInstance, services: Services) {
       },
     },
     bodyLimit: MAX_MODEL_BYTES,
-    onRequest: [authenticate(services.accounts), admitCall(services.limiter, services.metering)],
+    onRequest: admitCall(services.limiter, services.metering),
     onResponse: refundRefused(services.limiter),
   }, async (request) => {
     const q = request.query;
@@ -120,7 +120,7 @@ export async function analysisRoutes(app: FastifyInstance, services: Services) {
     if (body.length === 0) {
       throw new ApiError(400, 'The request body is empty; send the model file itself as the body (Content-Type: application/octet-stream)');
     }
-    const account = accountOf(request);
+    const { account } = request;
     let outcome;
     try {
       outcome = await services.pool.runAnalysis({

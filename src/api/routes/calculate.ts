@@ -4,12 +4,12 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { LIMITS, calculationRequest, limitViolation, normalizeRequest } from '../../schema/request.js';
 import { jobAccepted } from '../../schema/result.js';
-import { accountOf, admitCall, authenticate, refundRefused } from '../auth.js';
+import { admitCall, refundRefused } from '../plugins/auth.js';
 import { ApiError, validationError } from '../errors.js';
 import { admission, failure, invalid, json, unauthorized } from '../responses.js';
-import type { Services } from '../services.js';
+import type { FamilyOptions } from '../services.js';
 
-export async function calculateRoutes(app: FastifyInstance, services: Services) {
+export async function calculateRoutes(app: FastifyInstance, { services }: FamilyOptions) {
   app.withTypeProvider<ZodTypeProvider>().post('/v3/calculate', {
     schema: {
       operationId: 'submitCalculation',
@@ -27,7 +27,6 @@ export async function calculateRoutes(app: FastifyInstance, services: Services) 
         422: failure(`Over ${LIMITS.partInstances.toLocaleString('en')} part instances (the sum of q) or ${LIMITS.stockRows.toLocaleString('en')} stock rows.`),
       },
     },
-    onRequest: authenticate(services.accounts),
     // Admission before validation: a refused body still spends a place in the per-minute rate.
     preValidation: admitCall(services.limiter, services.metering),
     // Only on the calls that admit: any onResponse hook makes Fastify listen on every response of its routes.
@@ -37,7 +36,7 @@ export async function calculateRoutes(app: FastifyInstance, services: Services) 
     if (overLimit) throw new ApiError(422, overLimit);
     const normalized = normalizeRequest(request.body);
     if ('issues' in normalized) throw validationError(normalized.issues);
-    const account = accountOf(request);
+    const { account } = request;
     const jobId = await services.jobs.submit({
       accountId: account.id,
       kind: 'calculate',

@@ -9,11 +9,10 @@ import { DEFAULT_OPTION, FORMATS, formatNames } from '../../exports/index.js';
 import { renderExport } from '../../exports/run.js';
 import type { JobView } from '../../storage/jobs/store.js';
 import { caseless } from '../../schema/words.js';
-import { accountOf, authenticate } from '../auth.js';
 import { ApiError, fromZod } from '../errors.js';
 import { finishedJob, jobQuery } from '../job-answers.js';
 import { failure, invalid, notReady, unauthorized } from '../responses.js';
-import type { Services } from '../services.js';
+import type { FamilyOptions } from '../services.js';
 
 const optionNames = [...new Set(Object.values(FORMATS).flatMap((f) => f.options))] as [string, ...string[]];
 
@@ -54,9 +53,7 @@ export async function sendExport(reply: FastifyReply, id: number, job: JobView |
     .send(body);
 }
 
-export async function exportRoutes(app: FastifyInstance, services: Services) {
-  const onRequest = authenticate(services.accounts);
-
+export async function exportRoutes(app: FastifyInstance, { services }: FamilyOptions) {
   app.withTypeProvider<ZodTypeProvider>().get('/v3/result/export', {
     schema: {
       operationId: 'exportResult',
@@ -75,10 +72,9 @@ export async function exportRoutes(app: FastifyInstance, services: Services) {
         422: failure('The job failed: nothing to export.'),
       },
     },
-    onRequest,
   }, async (request, reply) => {
     const { id, format } = request.query;
     const option = optionFor(format, request.query.option);
-    return sendExport(reply, id, await services.jobs.get(id, accountOf(request).id), format, option);
+    return sendExport(reply, id, await services.jobs.get(id, request.account.id), format, option);
   });
 }

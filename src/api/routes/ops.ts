@@ -2,7 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Services } from '../services.js';
 
-export async function opsRoutes(app: FastifyInstance, services: Services) {
+export async function opsRoutes(app: FastifyInstance, { services }: { services: Pick<Services, 'metrics' | 'pool' | 'jobs'> }) {
   app.get('/health', async () => ({ status: 'ok' }));
   app.get('/metrics', async (_request, reply) => {
     services.metrics.poolThreads.set(services.pool.threads);

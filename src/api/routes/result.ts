@@ -3,12 +3,11 @@
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ZodType } from 'zod';
-import { validatorCompiler } from '../contract.js';
+import { validatorCompiler } from '../plugins/contract.js';
 import { failedJobBody, resultRecord } from '../../schema/result.js';
-import { accountOf, authenticate } from '../auth.js';
 import { finishedJob, jobQuery } from '../job-answers.js';
 import { invalid, json, noBody, notReady, unauthorized } from '../responses.js';
-import type { Services } from '../services.js';
+import type { FamilyOptions } from '../services.js';
 
 /**
  * jobQuery's validator with a fast path: a plain job id (what every poll sends) is read
@@ -27,8 +26,7 @@ function jobQueryValidator<T>(route: Parameters<FastifySchemaCompiler<T>>[0]): R
 }
 const PLAIN_ID = /^[1-9][0-9]{0,14}$/;
 
-export async function resultRoutes(app: FastifyInstance, services: Services) {
-  const onRequest = authenticate(services.accounts);
+export async function resultRoutes(app: FastifyInstance, { services }: FamilyOptions) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
 
   typed.get('/v3/result/ready', {
@@ -47,9 +45,8 @@ export async function resultRoutes(app: FastifyInstance, services: Services) {
       },
     },
     validatorCompiler: jobQueryValidator,
-    onRequest,
   }, async (request, reply) => {
-    const state = await services.jobs.state(request.query.id, accountOf(request).id);
+    const state = await services.jobs.state(request.query.id, request.account.id);
     const status = state === 'done' || state === 'failed' ? 200 : state === 'expired' ? 410 : 404;
     return reply.code(status).send();
   });
@@ -69,10 +66,9 @@ export async function resultRoutes(app: FastifyInstance, services: Services) {
       },
     },
     validatorCompiler: jobQueryValidator,
-    onRequest,
   }, async (request, reply) => {
     const { id } = request.query;
-    const job = finishedJob(id, await services.jobs.get(id, accountOf(request).id));
+    const job = finishedJob(id, await services.jobs.get(id, request.account.id));
     if (job.state === 'failed') return reply.code(422).send({ statusCode: 422, message: job.error ?? 'the calculation failed', version: '3' });
     return reply.type('application/json').send(job.result);
   });

@@ -1,30 +1,37 @@
-// Authentication and admission. The raw API key travels in Authorization (no "Bearer ");
-// calls that start work also pass the hold flag, the per-minute rate and the monthly allowance.
+// Authentication and admission. The raw API key travels in Authorization (no "Bearer "). The
+// auth plugin, registered in the scope of the API's route families, checks it on every call
+// and sets request.account; calls that start work also pass admission (admitCall): the hold
+// flag, the per-minute rate and the monthly allowance.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Account, AccountStore } from '../storage/accounts/store.js';
-import type { UsageMeter } from '../storage/metering/store.js';
-import type { RateLimiter } from '../storage/rate-limit/store.js';
-import { ApiError } from './errors.js';
+import fp from 'fastify-plugin';
+import type { Account, AccountStore } from '../../storage/accounts/store.js';
+import type { UsageMeter } from '../../storage/metering/store.js';
+import type { RateLimiter } from '../../storage/rate-limit/store.js';
+import { ApiError } from '../errors.js';
 import { requestLog } from './request-log.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    account?: Account;
-    apiKey?: string;
-    /** The rate window this call was counted in, until it is answered. */
-    rateWindow?: number;
+    /** The caller's account, on every route in the auth plugin's scope (the API's route families). */
+    account: Account;
+    /** The raw API key the call came with (the rate limit counts per key). */
+    apiKey: string;
+    /** The rate window an admitted call was counted in, until it is answered. */
+    rateWindow: number | undefined;
   }
 }
 
 const BEARER = /^bearer\s/i;
 
-/** The caller's account on a route behind `authenticate` (a 401 if a route forgot the hook). */
-export function accountOf(request: FastifyRequest): Account {
-  if (!request.account) throw new ApiError(401, 'Missing API key: send it in the Authorization header');
-  return request.account;
-}
+export const authentication = fp<{ accounts: AccountStore }>(async (app, { accounts }) => {
+  // Declared up front, so every request object has the same shape (no property added per call).
+  app.decorateRequest('account', null as unknown as Account);
+  app.decorateRequest('apiKey', '');
+  app.decorateRequest('rateWindow', undefined);
+  app.addHook('onRequest', authenticate(accounts));
+}, { name: 'kerf-auth' });
 
-export function authenticate(accounts: AccountStore) {
+function authenticate(accounts: AccountStore) {
   // Callback style: it runs on every authenticated call, and a promise per call is measurable.
   return (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     const header = request.headers.authorization;
@@ -48,9 +55,9 @@ export function authenticate(accounts: AccountStore) {
  */
 export function admitCall(limiter: RateLimiter, metering: UsageMeter) {
   return async (request: FastifyRequest) => {
-    const account = accountOf(request);
+    const { account } = request;
     if (account.onHold) throw new ApiError(403, 'The account is on hold; contact support', { reason: 'hold' });
-    const decision = await limiter.hit(request.apiKey!, account.ratePerMinute);
+    const decision = await limiter.hit(request.apiKey, account.ratePerMinute);
     if (!decision.allowed) {
       throw new ApiError(429, `Rate limit of ${account.ratePerMinute} calls per minute exceeded; retry after ${decision.retryAfterSeconds} s`,
         { limitPerMinute: account.ratePerMinute, retryAfterSeconds: decision.retryAfterSeconds },
@@ -68,8 +75,9 @@ export function admitCall(limiter: RateLimiter, metering: UsageMeter) {
 /** onResponse: a call refused with a 4xx after admission (invalid, over the allowance) does not count against the rate. */
 export function refundRefused(limiter: RateLimiter) {
   return (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
-    if (request.rateWindow !== undefined && reply.statusCode >= 400 && reply.statusCode < 500) {
-      Promise.resolve(limiter.refund(request.apiKey!, request.rateWindow))
+    const window = request.rateWindow;
+    if (window !== undefined && reply.statusCode >= 400 && reply.statusCode < 500) {
+      Promise.resolve(limiter.refund(request.apiKey, window))
         .catch((error) => requestLog(request).warn({ err: error }, 'could not refund a refused call'));
     }
     done();

@@ -2,11 +2,12 @@
 // every response; Fastify validates with them, and @fastify/swagger makes the OpenAPI document
 // from the same declarations (src/schema/openapi.ts adds what is not a route: webhooks).
 import swagger from '@fastify/swagger';
-import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import type { FastifySchemaCompiler } from 'fastify';
+import fp from 'fastify-plugin';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import type { ZodType } from 'zod';
-import { completeDocument, documentBase } from '../schema/openapi.js';
-import { fromZod } from './errors.js';
+import { completeDocument, documentBase } from '../../schema/openapi.js';
+import { fromZod } from '../errors.js';
 
 /** A route's querystring and body are parsed by its zod schema; a failure is our 400 body. */
 export const validatorCompiler: FastifySchemaCompiler<ZodType> = ({ schema }) => (data) => {
@@ -21,7 +22,7 @@ export const validatorCompiler: FastifySchemaCompiler<ZodType> = ({ schema }) =>
 const serializerCompiler = () => (data: unknown) => JSON.stringify(data);
 
 /** Validation, serialisation and the document; register before the routes. */
-export async function registerContract(app: FastifyInstance) {
+export const contract = fp(async (app) => {
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   await app.register(swagger, {
@@ -31,4 +32,4 @@ export async function registerContract(app: FastifyInstance) {
     transform: jsonSchemaTransform,
     transformObject: completeDocument,
   });
-}
+}, { name: 'kerf-contract' });
