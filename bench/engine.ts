@@ -20,6 +20,7 @@
 //   BENCH_ENGINE_RULE      stop rule: effort (default), stall (the service's default policy, with
 //                          BENCH_ENGINE_LIMIT_MS as its ceiling; use BENCH_ENGINE_EFFORT=1) or
 //                          searchTime (BENCH_ENGINE_LIMIT_MS as saw.options.searchTime, effort 1)
+//   BENCH_ENGINE_SEED      engine seed of the public-set runs, default 1
 //   BENCH_ENGINE_DIR       instance root, default /work/shared/bench/instances
 //
 // Default sample (about 6 minutes at 1 s on 2 cores): bin packing n = 100 only (100 of the
@@ -49,6 +50,8 @@ const THREADS = Math.max(1, Number(process.env.BENCH_ENGINE_THREADS ?? 2));
 const EFFORT = Number(process.env.BENCH_ENGINE_EFFORT ?? 0);
 /** Stop rule (src/engine/guillotine/types.ts GuillotineProblem.stopRule); stall and searchTime take LIMIT as their clock and a 30 s budget. */
 const RULE = (process.env.BENCH_ENGINE_RULE ?? 'effort') as NonNullable<GuillotineProblem['stopRule']>;
+/** Engine seed of the public-set runs (BENCH_ENGINE_SEED, default 1): other seeds show how much of a difference is noise. */
+const SEED = Number(process.env.BENCH_ENGINE_SEED ?? 1);
 /** Override of the bin-packing first cut, only to check the convention ('x' is packingsolver's horizontal). */
 const FIRST_CUT = (process.env.BENCH_ENGINE_FIRSTCUT ?? 'x') as Axis;
 /** Bin-packing variants to run (default the three guillotine ones; 'fr' = free placement, cutType efficiency). */
@@ -135,7 +138,7 @@ function base(over: Partial<GuillotineProblem>): GuillotineProblem {
     headCuts: false,
     stockSelection: 'efficiency',
     strategy: 'efficiency',
-    seed: 1,
+    seed: SEED,
     budgetMs: RULE === 'effort' ? LIMIT : 30_000,
     effort: EFFORT,
     ...(RULE === 'effort' ? {} : { stopRule: RULE, searchMs: LIMIT }),

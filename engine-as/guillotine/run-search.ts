@@ -62,7 +62,7 @@ export function runSheetSearch(inst: Instance, makeSearch: SearchFactory, effort
     const softC = Math.min(hard, t + Math.max(0.0, soft - t) * share);
     const capShare = (effort.cap * <f64>inst.cInstances[c]) / total;
     // effort 0: no deterministic limit (benchmarks with a wall-clock limit); the i64 cast saturates far below.
-    const scaled = Math.max(effort.min, Math.min(effort.factor * firstWork[c], capShare)) * inst.effort;
+    const scaled = Math.max(effort.min, Math.min(effort.factor * firstWork[c], capShare)) * inst.effort * search.effortWeight(c);
     const limit = inst.effort > 0 ? <i64>Math.min(scaled, 4e18) : i64.MAX_VALUE;
     const why = search.improve(c, softC, hard, limit);
     if (why > stop) stop = why;

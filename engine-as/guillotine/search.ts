@@ -2,15 +2,20 @@
 // (sheet-search.ts, whose loop and destroy-and-repack bookkeeping the free packer shares).
 //
 // 1. A few full constructions with fixed genomes (orderings x orientations x look-ahead).
-// 2. Large-neighbourhood search: free a handful of sheets (the emptiest is usually among
-//    them), re-pack their parts, plus any unplaced ones, with a randomly shaped genome,
-//    and keep the result when the objective is not worse. Accepting ties that concentrate
-//    waste (higher sum of squared fills) drifts parts off the weakest sheet until it can
-//    be dropped. Now and then a full randomised construction adds diversity.
+// 2. Sheet reduction (one stock type): work on the best solution less its emptiest sheet,
+//    whose parts are left over; each move frees a few sheets and re-packs their parts and
+//    the leftovers onto at most as many sheets with a randomly shaped genome, kept by late
+//    acceptance on the part area placed. When nothing is left over, that solution is the new
+//    best and the next reduction starts from it.
+// 3. Otherwise (several stock types, strategy 'time'), large-neighbourhood search on the
+//    best itself: free a handful of sheets, re-pack their parts plus any unplaced ones, and
+//    keep the result when the objective is not worse. Accepting ties that concentrate waste
+//    (higher sum of squared fills) drifts parts off the weakest sheet until it can be
+//    dropped. Now and then a full randomised construction adds diversity.
 //
-// The loop stops at a deterministic effort limit (fit-index visits, scaled to the cost of
-// one construction), at the component's deadline, or when the area bound is reached.
-// Only the deadline makes a run depend on the machine.
+// The loop stops by the rules of sheet-search.ts improve: effort (fit-index visits, scaled
+// to the cost of one construction), stall, the component's deadline, or the lower bound.
+// Only the deadlines make a run depend on the machine.
 
 import { Instance } from "./instance";
 import { Constructor, ABORTED } from "./construct";
@@ -28,10 +33,20 @@ const STACK_TRIES: StaticArray<i32> = [1, 2, 4, 8];
 const DP_SHARE: f64 = 0.2;
 /** Share of random genomes that also try wide bands. */
 const WIDE_SHARE: f64 = 0.3;
+/** Effort weight of a component where sheet reduction applies. */
+const REDUCE_EFFORT: f64 = 2.0;
+/** Moves back a reduction move may compare with (late acceptance). */
+const LATE_HISTORY: i32 = 50;
 
 export class Search extends SheetSearch {
   cons: Constructor;
   genome: Genome;
+  /** While reducing (see canReduce): the best solution of the component searched; sheets[c] has one sheet fewer. */
+  private best: Array<Sheet> | null = null;
+  /** Part area the reduced solution places, the most it has placed, and what it placed over the last LATE_HISTORY moves. */
+  private reducedPlaced: f64 = 0;
+  private reducedBest: f64 = 0;
+  private history: Float64Array = new Float64Array(LATE_HISTORY);
 
   constructor(inst: Instance, budget: Budget, lowerBound: Int32Array) {
     super(inst, budget, lowerBound);
@@ -83,13 +98,13 @@ export class Search extends SheetSearch {
     return this.cons.run(types, nt, this.demand, this.genome, this.avail, c, out, deadline, abortable) != ABORTED;
   }
 
-  /** Proven optimal: one stock type, everything placed, sheet count at the area bound. */
+  /** Proven optimal: one stock type, everything placed, sheet count at the lower bound (bounds.ts). */
   protected provenOptimal(c: i32): bool {
     // Strategy 'time' goes on at the bound: fewer cuts still count.
     return !this.inst.timeStrategy && this.atAreaBound(c);
   }
 
-  /** A few fixed genomes first, then mostly destroy-and-repack, now and then a random full construction. */
+  /** A few fixed genomes first, then sheet reduction where it applies, else destroy-and-repack and now and then a random full construction. */
   protected step(c: i32, deadline: f64, n: i32): void {
     const inst = this.inst;
     const count = unchecked(inst.cInstances[c]);
@@ -97,6 +112,11 @@ export class Search extends SheetSearch {
     if (n < fixed) {
       this.fixedGenome(c, n);
       this.restart(c, deadline);
+      return;
+    }
+    if (this.best === null && this.canReduce(c)) this.startReduction(c);
+    if (this.best !== null) {
+      this.reduceMove(c, deadline);
     } else if (this.sheets[c].length > 3 && this.rng.float() < 0.03) {
       const t0 = unchecked(inst.cTypeStart[c]);
       const types = inst.cTypes.subarray(t0, unchecked(inst.cTypeStart[c + 1]));
@@ -109,16 +129,23 @@ export class Search extends SheetSearch {
 
   /** One destroy-and-repack move on component c. */
   private lns(c: i32, deadline: f64): void {
-    const rng = this.rng;
     const cur = this.sheets[c];
-    const m = cur.length;
-    if (m == 0 && unchecked(this.unplaced[c]) == 0) return;
+    if (cur.length == 0 && unchecked(this.unplaced[c]) == 0) return;
+    this.chooseFreed(cur);
+    this.repackChosen(c, deadline);
+  }
 
+  /** Sheets to free, into `chosen`: all of a small solution; else a weak sheet plus 1-3 others. */
+  private chooseFreed(cur: Array<Sheet>): void {
+    const rng = this.rng;
+    const m = cur.length;
     // Which sheets to free: all of a small solution; else a weak sheet plus 1-3 others.
     const ch = this.chosen;
     ch.clear();
     if (m <= 3) {
-      for (let i = 0; i < m; i++) ch.push(i);
+      // While reducing, keeping one sheet now and then makes the move local (freeing all is a restart).
+      const keep = this.best !== null && m >= 2 && rng.float() < 0.5 ? rng.int(m) : -1;
+      for (let i = 0; i < m; i++) if (i != keep) ch.push(i);
     } else {
       const r = rng.float();
       let target: i32;
@@ -133,7 +160,101 @@ export class Search extends SheetSearch {
       ch.push(target);
       this.addPartnersByWaste(cur);
     }
+  }
 
-    this.repackChosen(c, deadline);
+  /** The component has one stock type and no objective beyond material (see canReduce). */
+  private reducible(c: i32): bool {
+    const inst = this.inst;
+    return !inst.timeStrategy && !inst.strip && unchecked(inst.cStockStart[c + 1]) - unchecked(inst.cStockStart[c]) == 1;
+  }
+
+  /**
+   * Sheet reduction applies: one stock type, everything placed, more sheets than the lower
+   * bound. The search then works on the best solution less its emptiest sheet (see the file
+   * head); `best` keeps the best, sheets[c] the reduced solution.
+   */
+  private canReduce(c: i32): bool {
+    if (!this.reducible(c) || unchecked(this.unplaced[c]) != 0) return false;
+    const m = this.sheets[c].length;
+    return m >= 2 && m > unchecked(this.lowerBound[c]);
+  }
+
+  /** Sheet reduction goes on gaining long after the fixed effort: it gets REDUCE_EFFORT times as much (asked after the first solution). */
+  effortWeight(c: i32): f64 {
+    return this.canReduce(c) ? REDUCE_EFFORT : 1.0;
+  }
+
+  private startReduction(c: i32): void {
+    const cur = this.sheets[c];
+    this.best = cur;
+    let drop = 0;
+    for (let i = 1; i < cur.length; i++) if (unchecked(cur[i]).fill() < unchecked(cur[drop]).fill()) drop = i;
+    const next = new Array<Sheet>();
+    for (let i = 0; i < cur.length; i++) if (i != drop) next.push(unchecked(cur[i]));
+    this.install(c, next);
+    let placed: f64 = 0;
+    for (let i = 0; i < next.length; i++) placed += unchecked(next[i]).placedArea;
+    this.reducedPlaced = placed;
+    this.reducedBest = placed;
+    for (let i = 0; i < LATE_HISTORY; i++) unchecked((this.history[i] = placed));
+  }
+
+  /**
+   * Late acceptance while reducing: a re-pack is kept when the reduced solution then places
+   * no less part area than now or than LATE_HISTORY moves ago, so it can cross small dips.
+   */
+  protected acceptable(cmp: i32): bool {
+    if (this.best === null) return cmp <= 0;
+    const next = this.reducedPlaced + this.newObj.placed - this.oldObj.placed;
+    const tol = 1e-9 * Math.max(1.0, this.reducedPlaced);
+    const v = <i32>(this.iterations % LATE_HISTORY);
+    const ok = next >= this.reducedPlaced - tol || next >= unchecked(this.history[v]) - tol;
+    if (ok) this.reducedPlaced = next;
+    unchecked((this.history[v] = this.reducedPlaced));
+    return ok;
+  }
+
+  private reduceMove(c: i32, deadline: f64): void {
+    const inst = this.inst;
+    const cur = this.sheets[c];
+    this.chooseFreed(cur);
+    this.collectFreedDemand(c, cur);
+    // No more sheets than were freed: the move only moves parts between sheets.
+    const s = unchecked(inst.cStocks[unchecked(inst.cStockStart[c])]);
+    const a = unchecked(this.avail[s]);
+    const room = this.chosen.len + this.best!.length - 1 - cur.length;
+    if (a < 0 || a > room) unchecked((this.avail[s] = room));
+    const tv = this.touched;
+    this.shapeRandomly(tv.data, tv.len);
+    const out = new Array<Sheet>();
+    const ok = this.packDemand(tv.data, tv.len, c, out, deadline, true);
+    for (let k = 0; k < tv.len; k++) unchecked((this.demand[tv.get(k)] = 0));
+    if (ok) {
+      this.keepRepackIfNotWorse(c, cur, out);
+      if (this.reducedPlaced > this.reducedBest + 1e-9 * Math.max(1.0, this.reducedBest)) {
+        // A reduced solution better than any before (not the recovery from a dip): the stall count restarts.
+        this.reducedBest = this.reducedPlaced;
+        this.improvedWork = this.work();
+        this.improvedIter = this.iterations;
+      }
+    }
+    if (unchecked(this.unplaced[c]) == 0) {
+      // Everything placed on one sheet fewer: the new best.
+      this.best = null;
+      super.improved();
+      if (this.canReduce(c)) this.startReduction(c);
+    }
+  }
+
+  /** While reducing, progress is judged by reduceMove; only a whole solution is a new best. */
+  protected improved(): void {
+    if (this.best === null) super.improved();
+  }
+
+  protected finish(c: i32): void {
+    const best = this.best;
+    if (best === null) return;
+    this.install(c, best);
+    this.best = null;
   }
 }

@@ -85,6 +85,11 @@ export abstract class SheetSearch {
   /** Search step `n` (1, 2, ...) on component c: a full construction or a destroy-and-repack move. */
   protected abstract step(c: i32, deadline: f64, n: i32): void;
 
+  /** Multiplies component c's effort limit: searches that still gain from long runs say so. */
+  effortWeight(c: i32): f64 {
+    return 1.0;
+  }
+
   /** Nothing left to gain on component c, so its search may stop early. */
   protected provenOptimal(c: i32): bool {
     return this.atAreaBound(c);
@@ -99,6 +104,15 @@ export abstract class SheetSearch {
    * the same on every machine; only the deadlines depend on the clock.
    */
   improve(c: i32, soft: f64, hard: f64, workLimit: i64): i32 {
+    const why = this.search(c, soft, hard, workLimit);
+    this.finish(c);
+    return why;
+  }
+
+  /** Called once the search of component c has stopped: sheets[c] must then hold its best solution. */
+  protected finish(c: i32): void {}
+
+  private search(c: i32, soft: f64, hard: f64, workLimit: i64): i32 {
     const mode = this.inst.mode;
     const w0 = this.work();
     this.improvedWork = w0;
@@ -138,6 +152,11 @@ export abstract class SheetSearch {
       this.step(c, softApplies ? soft : hard, <i32>steps);
     }
     return STOP_BOUND;
+  }
+
+  /** Whether a re-pack comparing `cmp` (compareObjectives of newObj with oldObj) is kept: when not worse. */
+  protected acceptable(cmp: i32): bool {
+    return cmp <= 0;
   }
 
   /** Marks an improvement of the objective itself (not of a tie-break): the stall count restarts. */
@@ -312,7 +331,7 @@ export abstract class SheetSearch {
 
   /**
    * Ends a destroy-and-repack move whose chosen sheets were re-packed into `out`: keeps the
-   * result when the objective is not worse. Accepting ties that concentrate waste (higher
+   * result when acceptable() says so (by default, when the objective is not worse). Accepting ties that concentrate waste (higher
    * sum of squared fills) drifts parts off the weakest sheet until it can be dropped.
    */
   protected keepRepackIfNotWorse(c: i32, cur: Array<Sheet>, out: Array<Sheet>): void {
@@ -332,7 +351,7 @@ export abstract class SheetSearch {
       this.newObj.patterns = distinctPatterns(next);
     }
     const cmp = compareObjectives(this.newObj, this.oldObj);
-    if (cmp > 0) return;
+    if (!this.acceptable(cmp)) return;
 
     // Accept: swap the freed sheets for the new ones.
     for (let k = 0; k < ch.len; k++) {

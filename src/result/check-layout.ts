@@ -78,7 +78,9 @@ export function checkLayout(request: CalcRequest, record: ResultRecord): string[
       continue;
     }
     box.id = p.id;
-    const at = `${entry.id}|${box.x0}|${box.y0}|${box.x1}|${box.y1}`;
+    // True shapes share a position only when their outlines coincide: two triangles may
+    // interlock within one bounding box.
+    const at = nesting ? `${entry.id}|${p.placedOutline!.map((q) => `${q.x},${q.y}`).join(';')}` : `${entry.id}|${box.x0}|${box.y0}|${box.x1}|${box.y1}`;
     const copies = (copiesAt.get(at) ?? 0) + 1;
     copiesAt.set(at, copies);
     if (copies > entry.stack) report(`part ${p.id}: ${copies} parts at one position of stock ${entry.id}, which stands for ${entry.stack} sheets`);

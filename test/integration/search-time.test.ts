@@ -51,6 +51,15 @@ describe('the default search policy', () => {
     expect(result.metadata.engine.stopReason).toBe('lower-bound');
     expect(result.metadata.engine.lowerBound).toBe(3);
   });
+
+  it('knows parts longer than half the sheet both ways need a sheet each, whatever their area', async () => {
+    // Area bound: 5 x 0.36 of a sheet, 2 sheets; no two of these parts share a sheet.
+    const result = await sheet(server.url, { saw: { bladeWidth: 0 }, stock: [{ l: 1000, w: 1000 }], parts: [{ l: 600, w: 600, q: 5 }, { l: 300, w: 200, q: 4 }] });
+    expect(result.metadata.totalUsedStock).toBe(5);
+    expect(result.metadata.engine.lowerBound).toBe(5);
+    expect(result.metadata.lowerBound).toBe(5);
+    expect(result.metadata.engine.stopReason).toBe('lower-bound');
+  });
 });
 
 describe('saw.options.searchTime', () => {

@@ -78,4 +78,19 @@ describe('checkLayout', () => {
     moved.placedOutline = moved.placedOutline!.map((q) => ({ x: q.x + 2000, y: q.y }));
     expect(checkLayout(nesting, nested).join('\n')).toMatch(/leaves the usable area/);
   });
+
+  it('takes two true shapes in one bounding box for two positions, and one outline twice for a stacked pair', async () => {
+    const record = await solve(nesting);
+    const [a, b] = record.parts.filter((p) => p.added);
+    const xs = a!.placedOutline!.map((q) => q.x);
+    const ys = a!.placedOutline!.map((q) => q.y);
+    const [x0, x1, y0, y1] = [Math.min(...xs), Math.max(...xs), Math.min(...ys), Math.max(...ys)];
+    // The triangle turned half a turn within the same box: they interlock, touching along the diagonal.
+    const interlocked = clone(record);
+    Object.assign(interlocked.parts.find((p) => p.id === b!.id)!, { stock: a!.stock, placedOutline: a!.placedOutline!.map((q) => ({ x: x0 + x1 - q.x, y: y0 + y1 - q.y })) });
+    expect(checkLayout(nesting, interlocked).join('\n')).not.toMatch(/at one position/);
+    const twice = clone(record);
+    Object.assign(twice.parts.find((p) => p.id === b!.id)!, { stock: a!.stock, placedOutline: a!.placedOutline });
+    expect(checkLayout(nesting, twice).join('\n')).toMatch(/2 parts at one position/);
+  });
 });
