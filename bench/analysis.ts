@@ -88,7 +88,7 @@ async function measure(label: string, bytes: Uint8Array): Promise<{ rows: string
   const rows: string[] = [];
   let worstMs = 0;
   for (let run = 1; run <= RUNS; run++) {
-  const started = performance.now();
+    const started = performance.now();
     const outcome = await runAnalysis({
       kind: 'analysis', bytes, filename: 'bench.stl', budgetMs: 300_000, // a loaded machine must not abort the timing; the table shows the time
       options: { units: 'mm', dedupe: true, mirrorDedupe: false, holesCut: false },

@@ -23,7 +23,7 @@ export const analysisPart = z.object({
   material: z.string().optional(),
   role: z.enum(['rect', 'nesting', 'fixture']),
   machining: z.object({ holes: z.array(drillHole) }).optional(),
-  outline: z.array(point).optional().describe("Part frame: origin bottom-left, x along l, y along w."),
+  outline: z.array(point).optional().describe('Part frame: origin bottom-left, x along l, y along w.'),
   holes: z.array(z.array(point)).optional().describe('Non-round cut-outs (and round ones with holes=cut).'),
 });
 

@@ -7,7 +7,7 @@ export const SHEET_EXAMPLE = {
     { l: 720, w: 560, t: 18, q: 4, name: 'side', material: 'MDF' },
     { l: 716, w: 396, t: 18, q: 4, name: 'door', material: 'MDF', grain: 'l' },
   ],
-}
+};
 
 export const LINEAR_EXAMPLE = {
   saw: { stockType: 'linear', bladeWidth: 4 },
@@ -19,7 +19,7 @@ export const LINEAR_EXAMPLE = {
     { l: 2400, w: 45, t: 95, q: 6, name: 'stud', material: 'C24' },
     { l: 1180, w: 45, t: 95, q: 8, name: 'nogging', material: 'C24' },
   ],
-}
+};
 
 export const NESTING_EXAMPLE = {
   saw: {
@@ -38,7 +38,7 @@ export const NESTING_EXAMPLE = {
       holes: [[{ x: 20, y: 20 }, { x: 180, y: 20 }, { x: 180, y: 180 }, { x: 20, y: 180 }]],
     },
   ],
-}
+};
 
 /** As OpenAPI media type examples. */
 export const REQUEST_EXAMPLES = {

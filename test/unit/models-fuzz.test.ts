@@ -58,8 +58,8 @@ describe('format detection', () => {
   });
 
   it('reads the STEP unit and solid names from the text', () => {
-    expect(declaredStepUnit("#8=(LENGTH_UNIT()NAMED_UNIT(*)SI_UNIT(.MILLI.,.METRE.));")).toBe('mm');
-    expect(declaredStepUnit("#8=( LENGTH_UNIT() NAMED_UNIT(*) SI_UNIT($,.METRE.) );")).toBe('m');
+    expect(declaredStepUnit('#8=(LENGTH_UNIT()NAMED_UNIT(*)SI_UNIT(.MILLI.,.METRE.));')).toBe('mm');
+    expect(declaredStepUnit('#8=( LENGTH_UNIT() NAMED_UNIT(*) SI_UNIT($,.METRE.) );')).toBe('m');
     expect(declaredStepUnit("#9=(CONVERSION_BASED_UNIT('INCH',#10) LENGTH_UNIT() NAMED_UNIT(#11));")).toBe('in');
     expect(declaredStepUnit('no units here')).toBeNull();
     expect(solidNames("#1=MANIFOLD_SOLID_BREP('Six',#2);\n#3=MANIFOLD_SOLID_BREP('it''s',#4);")).toEqual(['Six', "it's"]);
