@@ -1,5 +1,5 @@
 // kerf engine entry, built to build/engine.wasm: sheets and rolls cut by a saw, free placement,
-// and the strip run of a roll. The host writes the flat input (guillotine/format.ts) at
+// and the strip run of a roll. The host writes the flat input (sheets/format.ts) at
 // inputPtr, calls one solve export, then reads that many f64 values at outputPtr()
 // (common/flat-io.ts). One fresh instance per task: nothing here is reused across tasks.
 
@@ -20,7 +20,7 @@ export function solveFree(): i32 {
   return run(solveFreeFlat);
 }
 
-/** Strip packing of one roll by recursive best fit (guillotine/strip.ts; input and output in guillotine/format.ts). */
+/** Strip packing of one roll by recursive best fit (guillotine/strip.ts; input and output in sheets/format.ts). */
 export function solveStrip(): i32 {
   return run(solveStripFlat);
 }

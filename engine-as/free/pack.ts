@@ -8,15 +8,15 @@
 // partners, re-packs their parts with a random order and rule, and keeps the result when
 // the objective (placed area, sheet area, cost, fill concentration) is not worse. That loop,
 // the move's bookkeeping and the stock choice are the guillotine engine's own
-// (guillotine/sheet-search.ts, guillotine/stock-choice.ts); only the sheet filling is here.
+// (sheets/sheet-search.ts, sheets/stock-choice.ts); only the sheet filling is here.
 
-import { Instance, typeL, typeW, typeArea, maskOn } from "../guillotine/instance";
-import { Sheet } from "../guillotine/solution";
-import { SheetSearch } from "../guillotine/sheet-search";
-import { NODE_STRIDE, N_KIND, N_ITEM, N_CHILDREN, KIND_PART, KIND_FREE, appendNode } from "../guillotine/layout";
+import { Instance, typeL, typeW, typeArea, maskOn } from "../sheets/instance";
+import { Sheet } from "../sheets/solution";
+import { SheetSearch } from "../sheets/sheet-search";
+import { NODE_STRIDE, N_KIND, N_ITEM, N_CHILDREN, KIND_PART, KIND_FREE, appendNode } from "../sheets/layout";
 import { F64Vec, ensureI32, ensureF64, sortByKey } from "../common/arrays";
 import { Budget, now } from "../common/clock";
-import { candidateStocks, efficiencyPrefers } from "../guillotine/stock-choice";
+import { candidateStocks, efficiencyPrefers } from "../sheets/stock-choice";
 import { MaxRects, FREE_RULES, RULE_SHORT_SIDE, freeScans } from "./maxrects";
 
 /** 'smallest' takes a smaller sheet when its fill is at least this fraction of the best. */

@@ -1,14 +1,14 @@
 // Orchestration of the free packer: same input and output layout as the guillotine engine
-// (guillotine/layout.ts), same solve driver (guillotine/run-search.ts); each sheet is a
+// (sheets/layout.ts), same solve driver (sheets/run-search.ts); each sheet is a
 // KIND_FREE root whose children are its parts.
 
-import { decode, Instance } from "../guillotine/instance";
-import { encodeError } from "../guillotine/output";
+import { decode, Instance } from "../sheets/instance";
+import { encodeError } from "../sheets/output";
 import { Budget } from "../common/clock";
 import { FreeSearch } from "./pack";
-import { setOffcutTypes, setPreferFewCuts } from "../guillotine/solution";
-import { SheetSearch } from "../guillotine/sheet-search";
-import { EffortScale, runSheetSearch } from "../guillotine/run-search";
+import { setOffcutTypes, setPreferFewCuts } from "../sheets/solution";
+import { SheetSearch } from "../sheets/sheet-search";
+import { EffortScale, runSheetSearch } from "../sheets/run-search";
 
 /** Effort in free-rectangle scans. */
 const EFFORT = new EffortScale(300.0, 500000.0, 200000000.0);

@@ -4,14 +4,14 @@
 // job wins when it costs no more area than the alternative plus one more sheet); for
 // smallest, the smallest sheet whose fill is close to the best fill.
 
-import { Instance } from "./instance";
+import { Instance } from "../sheets/instance";
 import { Filler } from "./filler";
 import { Genome } from "./genome";
-import { Sheet } from "./solution";
+import { Sheet } from "../sheets/solution";
 import { F64Vec, ensureI32, ensureF64, sortByKey } from "../common/arrays";
 import { now } from "../common/clock";
-import { NODE_STRIDE, N_KIND, N_ITEM, KIND_PART } from "./layout";
-import { candidateStocks, efficiencyPrefers } from "./stock-choice";
+import { NODE_STRIDE, N_KIND, N_ITEM, KIND_PART } from "../sheets/layout";
+import { candidateStocks, efficiencyPrefers } from "../sheets/stock-choice";
 
 export const DONE: i32 = 0;
 export const ABORTED: i32 = 1;

@@ -21,11 +21,11 @@
 // The rules only read the genome, so search strategies can change above this file
 // without touching geometry.
 
-import { Instance, AXIS_X, typeL, typeW, typeArea } from "./instance";
+import { Instance, AXIS_X, typeL, typeW, typeArea } from "../sheets/instance";
 import { fitBuild, fitSet, fitTighten, fitSetStock, fitAny, fitFirst, fitMask, fitLeafType } from "./fitindex";
 import { Genome } from "./genome";
 import { F64Vec } from "../common/arrays";
-import { NODE_STRIDE, N_KIND, N_ITEM, N_CHILDREN, N_DIR, KIND_CUT, KIND_PART, appendNode } from "./layout";
+import { NODE_STRIDE, N_KIND, N_ITEM, N_CHILDREN, N_DIR, KIND_CUT, KIND_PART, appendNode } from "../sheets/layout";
 
 /** Largest stack room (in size units) and table size the knapsack takes on; beyond, FIT fills. */
 const DP_MAX_CAP: i32 = 2000;

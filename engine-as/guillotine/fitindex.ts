@@ -18,7 +18,7 @@
 // state read through raw pointers: the hot recursion then touches no managed references,
 // which the incremental GC would otherwise spill to its shadow stack on every access.
 
-import { maskOn, typeL, typeW, typeUnion } from "./instance";
+import { maskOn, typeL, typeW, typeUnion } from "../sheets/instance";
 
 const P: i32 = 8;
 

@@ -2,7 +2,7 @@
 // earlier), a preferred orientation per type, and the look-ahead of the fill rule. Search
 // moves only reshape genomes; the geometry lives in the filler.
 
-import { Instance, AXIS_X } from "./instance";
+import { Instance, AXIS_X } from "../sheets/instance";
 import { Rng } from "../common/rng";
 
 /** Number of base orderings (see ruleValue). */

@@ -17,13 +17,13 @@
 // to the cost of one construction), stall, the component's deadline, or the lower bound.
 // Only the deadlines make a run depend on the machine.
 
-import { Instance } from "./instance";
+import { Instance } from "../sheets/instance";
 import { Constructor, ABORTED } from "./construct";
 import { Genome, shapeGenome, RULES, ORIENT_RANDOM } from "./genome";
-import { Sheet } from "./solution";
+import { Sheet } from "../sheets/solution";
 import { Budget } from "../common/clock";
 import { fitVisits } from "./fitindex";
-import { SheetSearch } from "./sheet-search";
+import { SheetSearch } from "../sheets/sheet-search";
 
 const NOISE_LEVELS: StaticArray<f64> = [0.0, 0.03, 0.1, 0.3];
 const LOOKAHEADS: StaticArray<i32> = [1, 2, 4, 8];

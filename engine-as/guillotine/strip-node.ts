@@ -2,9 +2,9 @@
 // nodes over a region with their children side by side, and parts; a free root
 // (KIND_FREE) holds parts placed anywhere, for free placement.
 
-import { NODE_STRIDE, ON_KIND, ON_DIR, ON_X, ON_Y, ON_L, ON_W, ON_PART, ON_CHILDREN } from "./format";
+import { NODE_STRIDE, ON_KIND, ON_DIR, ON_X, ON_Y, ON_L, ON_W, ON_PART, ON_CHILDREN } from "../sheets/format";
 
-export { KIND_CUT, KIND_PART, KIND_FREE } from "./format";
+export { KIND_CUT, KIND_PART, KIND_FREE } from "../sheets/format";
 /** Cut lines parallel to x (children stacked along y). */
 export const ALONG_X: i32 = 0;
 /** Cut lines parallel to y (children side by side along x): the cuts across the roll. */

@@ -24,7 +24,7 @@ import { Node, KIND_CUT, KIND_PART, ALONG_X, ALONG_Y, NODE_VALUES, countNodes, w
 import { searchShorter } from "./strip-exact";
 import { StripTree } from "./strip-tree";
 import { PartTypes } from "./strip-types";
-import * as F from "./format";
+import * as F from "../sheets/format";
 
 const EPS: f64 = 1e-9;
 /** Band lengths tried per band (longest remaining part extents). */

@@ -1,6 +1,6 @@
 // How much work (order evaluations, separation sweeps) a search phase may do. At the effort
 // limit (stop rule 0) it stops there. Under the default rule (1, the stall rule of the
-// guillotine engine: engine-as/guillotine/sheet-search.ts) it goes on past it while it still
+// guillotine engine: engine-as/sheets/sheet-search.ts) it goes on past it while it still
 // improves, and stops once as much work again as the last improvement took (at least one
 // effort limit's worth) found nothing, or at STALL_CAP effort limits. Counted in work units,
 // never in time, so a phase that ends here ends the same on every machine.

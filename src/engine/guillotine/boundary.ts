@@ -7,9 +7,9 @@ import type { EngineNode, GuillotineProblem, EngineSolution, EngineSheet } from 
 import type { StopReason } from '../common/stop-reason.js';
 import { loadWasm, runFlat } from '../common/wasm.js';
 // The flat format, declared once for the engine and this boundary.
-import * as F from '../../../engine-as/guillotine/format.js';
+import * as F from '../../../engine-as/sheets/format.js';
 
-/** The engine's H_MODE codes (engine-as/guillotine/run-search.ts). */
+/** The engine's H_MODE codes (engine-as/sheets/run-search.ts). */
 const STOP_RULES = { effort: 0, stall: 1, searchTime: 2 } as const;
 
 interface EngineExports {
@@ -133,7 +133,7 @@ function decodeTree(out: Float64Array, at: number, dx = 0, dy = 0): { node: Engi
   return { node, next: pos };
 }
 
-/** The engine's STOP_* code (engine-as/guillotine/sheet-search.ts) as a reason; its soft clock is searchTime's or the ceiling's. */
+/** The engine's STOP_* code (engine-as/sheets/sheet-search.ts) as a reason; its soft clock is searchTime's or the ceiling's. */
 function stopReason(code: number, rule: GuillotineProblem['stopRule']): StopReason {
   const soft: StopReason = rule === 'searchTime' ? 'searchTime' : 'ceiling';
   return (['lower-bound', 'stalled', 'effort', soft, 'budget'] as const)[code] ?? 'budget';

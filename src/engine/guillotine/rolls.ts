@@ -132,7 +132,7 @@ function solveRoll(problem: GuillotineProblem, given: EnginePart[], r: number, b
   // Every instance end to end at its shortest extent along the roll, a kerf between each two.
   const endToEnd = ub - k;
   ub = Math.min(Math.max(ub, 1), cap);
-  // Kerf-inflated area bound on the length (see engine-as/guillotine/bounds.ts).
+  // Kerf-inflated area bound on the length (see engine-as/sheets/bounds.ts).
   let lo = Math.min(ub, Math.max(0, area / (Y + k) - k));
   if (integral) lo = Math.ceil(lo - 1e-9);
   const bound = lo;

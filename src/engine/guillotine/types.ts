@@ -1,5 +1,5 @@
 // The guillotine engine's problem and solution as the service sees them (sheets, rolls and free
-// placement; its flat format is engine-as/guillotine/format.ts). Everything here is already normalised by the request mapper: numbers are plain,
+// placement; its flat format is engine-as/sheets/format.ts). Everything here is already normalised by the request mapper: numbers are plain,
 // compatibility and rotation rules are resolved into indices and masks, so the engine
 // only does geometry and search.
 
@@ -73,7 +73,7 @@ export interface GuillotineProblem {
    * improves and stops when a whole effort limit's worth of work found nothing, or at
    * searchMs; 'searchTime' searches until searchMs, never stopping before 'stall' would.
    * Effort is counted in work units: a search that ends by effort or stall is the same on
-   * every machine (engine-as/guillotine/sheet-search.ts).
+   * every machine (engine-as/sheets/sheet-search.ts).
    */
   stopRule?: 'effort' | 'stall' | 'searchTime';
   /** Clock limit of stopRule 'stall' and 'searchTime' in ms (capped at budgetMs); absent: budgetMs. */
