@@ -6,30 +6,16 @@
 // Beside throughput it prints the server's own CPU time per request (from /proc), which the
 // host's drift barely moves: the ratio of those is the overhead kerf adds to a bare route.
 import autocannon from 'autocannon';
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BENCH_KEY, startServer } from './server.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const KEY = 'kerf_bench_key_0123456789abcdef';
 const DURATION = Number(process.env.BENCH_SECONDS ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
-
-function start(script: string, env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [script], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolve({ url: match[1], child });
-    });
-    child.once('exit', (code) => reject(new Error(`${script} exited with ${code}`)));
-  });
-}
 
 /** CPU seconds a process has used (user + system, all threads), from /proc. */
 function cpuSeconds(pid: number): number {
@@ -47,27 +33,26 @@ async function load(title: string, options: autocannon.Options, pid: number) {
 
 async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kerf-bench-'));
-  const bare = await start(path.join(here, 'bare-server.js'));
-  const kerf = await start(path.join(here, '../src/main.js'), {
-    PORT: '0', KERF_DATA_DIR: dataDir, KERF_DEV_API_KEY: KEY, KERF_LOG_LEVEL: 'warn',
-    KERF_RATE_PER_MINUTE: '1000000000', KERF_MONTHLY_CALLS: '1000000000',
+  const bare = await startServer({}, path.join(here, 'bare-server.js'));
+  const kerf = await startServer({
+    KERF_DATA_DIR: dataDir, KERF_RATE_PER_MINUTE: '1000000000', KERF_MONTHLY_CALLS: '1000000000',
   });
   try {
     const job = { stock: [{ l: 2440, w: 1220 }], parts: [{ l: 600, w: 400, q: 4 }] };
-    const submitted = await fetch(`${kerf.url}/v3/calculate`, { method: 'POST', headers: { authorization: KEY, 'content-type': 'application/json' }, body: JSON.stringify(job) });
+    const submitted = await fetch(`${kerf.url}/v3/calculate`, { method: 'POST', headers: { authorization: BENCH_KEY, 'content-type': 'application/json' }, body: JSON.stringify(job) });
     const { jobId } = (await submitted.json()) as { jobId: number };
-    while ((await fetch(`${kerf.url}/v3/result/ready?id=${jobId}`, { headers: { authorization: KEY } })).status !== 200) await new Promise((r) => setTimeout(r, 50));
+    while ((await fetch(`${kerf.url}/v3/result/ready?id=${jobId}`, { headers: { authorization: BENCH_KEY } })).status !== 200) await new Promise((r) => setTimeout(r, 50));
 
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-    const ready = { url: `${kerf.url}/v3/result/ready?id=${jobId}`, headers: { authorization: KEY } };
+    const ready = { url: `${kerf.url}/v3/result/ready?id=${jobId}`, headers: { authorization: BENCH_KEY } };
     const rounds: { bare: Awaited<ReturnType<typeof load>>; ready: Awaited<ReturnType<typeof load>> }[] = [];
     for (let i = 0; i < ROUNDS; i++) {
-      rounds.push({ bare: await load('bare', { url: `${bare.url}/bare?id=${jobId}`, headers: { authorization: KEY } }, bare.child.pid!), ready: await load('ready', ready, kerf.child.pid!) });
+      rounds.push({ bare: await load('bare', { url: `${bare.url}/bare?id=${jobId}`, headers: { authorization: BENCH_KEY } }, bare.child.pid!), ready: await load('ready', ready, kerf.child.pid!) });
     }
     const bareRps = median(rounds.map((r) => r.bare.rps));
     const lastBare = rounds[rounds.length - 1].bare.rps;
     const calc = await load('calculate', {
-      url: `${kerf.url}/v3/calculate`, method: 'POST', headers: { authorization: KEY, 'content-type': 'application/json' }, body: JSON.stringify(job),
+      url: `${kerf.url}/v3/calculate`, method: 'POST', headers: { authorization: BENCH_KEY, 'content-type': 'application/json' }, body: JSON.stringify(job),
     }, kerf.child.pid!);
     console.log(`\nbench/api: ${CONNECTIONS} connections, ${ROUNDS} alternating rounds of ${DURATION} s, ${os.availableParallelism()} cores, load generator on the same machine\n`);
     console.log('| endpoint | requests/s (median) | p99 ms (median) | non-2xx | bare route requests/s | ratio to bare | server CPU µs/request | CPU ratio (bare/ours) | target |');

@@ -4,6 +4,7 @@
 import type { CalcPart, CalcRequest, CalcStock } from '../../schema/request.js';
 import type { EnginePart, EngineStock, GuillotineProblem } from './types.js';
 import type { PartIssue } from '../common/part-issue.js';
+import { matchesStock } from '../common/stock-match.js';
 
 const ROT0 = 1;
 const ROT1 = 2;
@@ -13,15 +14,6 @@ export interface MappedProblem {
   problem: GuillotineProblem;
   /** Per part row: why it can go on no stock at all (undefined when some stock may take it). */
   blocked: (PartIssue | undefined)[];
-}
-
-const sameText = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
-
-function compatible(part: CalcPart, stock: CalcStock): boolean {
-  if (!sameText(part.material, stock.material)) return false;
-  if (part.t !== undefined && stock.t !== undefined && Math.abs(part.t - stock.t) > 1e-9) return false;
-  if (part.stockLock && part.stockLock.length > 0 && !part.stockLock.includes(stock.id)) return false;
-  return true;
 }
 
 /** Orientations allowed by the orientation lock alone: the longer side along x ('l') or y ('w'). */
@@ -96,7 +88,7 @@ export function toGuillotineProblem(request: CalcRequest, budgetMs: number): Map
   const parts: EnginePart[] = request.parts.map((p) => {
     const lock = lockMask(p);
     const rotMask: [number, number, number] = [lock & grainMask(p, 0), lock & grainMask(p, 1), lock & grainMask(p, 2)];
-    const allowed = request.stock.filter((s) => compatible(p, s)).map((s) => s.index);
+    const allowed = request.stock.filter((s) => matchesStock(p, s)).map((s) => s.index);
     const reason = blockedReason(p, request.stock, rotMask, allowed);
     blocked.push(reason);
     return { l: p.l, w: p.w, q: reason ? 0 : p.q, rotMask, stock: reason ? [] : allowed };

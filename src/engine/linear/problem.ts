@@ -5,6 +5,7 @@
 import type { CalcPart, CalcRequest, CalcStock } from '../../schema/request.js';
 import type { LinearProblem } from './types.js';
 import type { PartIssue } from '../common/part-issue.js';
+import { matchesStock } from '../common/stock-match.js';
 
 const TOL = 1e-9;
 
@@ -20,7 +21,6 @@ export interface MappedLinear {
   offcutScale?: number;
 }
 
-const sameText = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
 const near = (a: number, b: number) => Math.abs(a - b) <= TOL * Math.max(1, Math.abs(a), Math.abs(b));
 
 /** Usable length of a bar: its length less the start (l1) and end (l2) trims. */
@@ -29,9 +29,7 @@ export function usableLength(stock: CalcStock): number {
 }
 
 function sameProfile(part: CalcPart, stock: CalcStock): boolean {
-  if (!sameText(part.material, stock.material)) return false;
-  if (part.stockLock && part.stockLock.length > 0 && !part.stockLock.includes(stock.id)) return false;
-  if (part.t !== undefined && stock.t !== undefined && !near(part.t, stock.t)) return false;
+  if (!matchesStock(part, stock, near)) return false;
   // w 0 is a row without profile: the profile is matched only when both sides give one.
   return part.w === 0 || stock.w === 0 || near(part.w, stock.w);
 }

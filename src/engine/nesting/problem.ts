@@ -7,6 +7,7 @@ import type { CalcPart, CalcRequest, CalcStock } from '../../schema/request.js';
 import type { NestingProblem, NestingType } from './solve.js';
 import { partRings, type Pt } from '../../schema/part-shapes.js';
 import type { PartIssue } from '../common/part-issue.js';
+import { matchesStock } from '../common/stock-match.js';
 
 /** The effort limit of a service job's search, the stall rule's unit: the same request and seed give the same layout. */
 export const SERVICE_EFFORT = 500;
@@ -28,15 +29,6 @@ export interface MappedNesting {
   rings: Pt[][][];
   /** Per part row: engine type index, or -1 when blocked. */
   typeOf: number[];
-}
-
-const sameText = (a: string, b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
-
-function compatible(part: CalcPart, stock: CalcStock): boolean {
-  if (!sameText(part.material, stock.material)) return false;
-  if (part.t !== undefined && stock.t !== undefined && Math.abs(part.t - stock.t) > 1e-9) return false;
-  if (part.stockLock && part.stockLock.length > 0 && !part.stockLock.includes(stock.id)) return false;
-  return true;
 }
 
 /** Usable region of a stock row (trims removed): x along l, y along w. */
@@ -98,7 +90,7 @@ export function toNestingProblem(request: CalcRequest, budgetMs: number, effort 
   for (const part of request.parts) {
     const own = partRings(part);
     rings.push(own);
-    const matching = request.stock.filter((s) => compatible(part, s) && (s.q === undefined || s.q > 0));
+    const matching = request.stock.filter((s) => matchesStock(part, s) && (s.q === undefined || s.q > 0));
     const angles = anglesFor(part, matching, nesting);
     const fitting = matching.filter((s) => fitsEmpty(own, angles, nesting.mirror, usableRegion(s), edge));
     let reason: PartIssue | undefined;
