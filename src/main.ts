@@ -21,7 +21,7 @@ async function main() {
   // With KERF_REDIS_URL everything nodes share is in Redis (queue, jobs, outbox, counters,
   // accounts, keys, sessions, endpoint health); the data directory holds only local files.
   const storage = await openStorage(config, { log, jobs: { owner } });
-  const { accounts, apiKeys, metering, outbox, jobs, health, sessions, limiter, deliveryWakeups } = storage;
+  const { accounts, apiKeys, metering, outbox, jobs, acceptJob, health, sessions, limiter, deliveryWakeups } = storage;
   const shared = Boolean(config.redisUrl);
   const servesApi = config.role !== 'worker';
   const runsJobs = config.role !== 'api';
@@ -48,7 +48,7 @@ async function main() {
   if (!servesApi) return runWorkerNode(config, { storage, pool, metrics, dispatcher, log, owner });
   const dev = await ensureDevAccount(accounts, apiKeys, config.dataDir, config.devApiKey);
   const app = await buildApp({
-    config, accounts, apiKeys, metering, limiter, jobs, dispatcher, pool, metrics, sessions, outbox, health, deliverer,
+    config, accounts, apiKeys, metering, limiter, jobs, acceptJob, dispatcher, pool, metrics, sessions, outbox, health, deliverer,
   }, log);
 
   // An API node never claims jobs: a stopped dispatcher ignores the kick after each submit.

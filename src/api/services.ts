@@ -7,6 +7,7 @@ import type { Sessions } from '../storage/sessions/store.js';
 import type { Config } from '../config.js';
 import type { Dispatcher } from '../jobs/dispatcher.js';
 import type { JobStore } from '../storage/jobs/store.js';
+import type { ServerStorage } from '../storage/open.js';
 import type { Metrics } from '../metrics.js';
 import type { EnginePool } from '../pool/pool.js';
 import type { Deliverer } from '../webhooks/deliverer.js';
@@ -20,6 +21,8 @@ export interface Services {
   metering: UsageMeter;
   limiter: RateLimiter;
   jobs: JobStore;
+  /** Queues an accepted job and counts its call (one transaction on SQLite). */
+  acceptJob: ServerStorage['acceptJob'];
   dispatcher: Dispatcher;
   pool: EnginePool;
   metrics: Metrics;

@@ -16,7 +16,7 @@ import { SqliteEndpointHealth } from './health/sqlite.js';
 import type { EndpointHealth } from './health/store.js';
 import { RedisJobStore } from './jobs/redis.js';
 import { SqliteJobStore } from './jobs/sqlite.js';
-import type { JobStore } from './jobs/store.js';
+import type { JobStore, NewJob } from './jobs/store.js';
 import { RedisMetering } from './metering/redis.js';
 import { SqliteMetering } from './metering/sqlite.js';
 import type { UsageMeter } from './metering/store.js';
@@ -50,6 +50,12 @@ export interface Storage {
 
 export interface ServerStorage extends Storage {
   jobs: JobStore;
+  /**
+   * Queues an accepted job and counts its call against the account's month. On SQLite both are
+   * one transaction (one commit instead of two, and never a job without its call counted); on
+   * Redis the job, then the count.
+   */
+  acceptJob(job: NewJob): Promise<number>;
 }
 
 export interface StorageOptions {
@@ -68,16 +74,23 @@ export async function openStorage(config: Config, options: StorageOptions = {}):
   if (!config.redisUrl) {
     const outbox = new SqliteOutbox(db);
     const apiKeys = new SqliteApiKeyStore(db);
+    const metering = new SqliteMetering(db);
+    const jobs = options.jobs ? new SqliteJobStore(db, { retentionMs: config.retentionMs, outbox, accountThreads: config.accountThreads }) : undefined;
+    const accept = db.transaction((job: NewJob) => {
+      const id = jobs!.insert(job);
+      metering.countCall(job.accountId);
+      return id;
+    });
     return {
       // The key lookup caches accounts: a change to one drops them.
       accounts: new SqliteAccountStore(db, defaults, () => apiKeys.refresh()),
       apiKeys,
       sessions: new SqliteSessions(db),
       health: new SqliteEndpointHealth(db, thresholds),
-      metering: new SqliteMetering(db),
+      metering,
       outbox,
       limiter: new MemoryRateLimiter(config.rateWindowMs),
-      ...(options.jobs ? { jobs: new SqliteJobStore(db, { retentionMs: config.retentionMs, outbox, accountThreads: config.accountThreads }) } : {}),
+      ...(jobs ? { jobs, acceptJob: async (job: NewJob) => accept.immediate(job) } : {}),
       close: async () => {
         db.close();
       },
@@ -106,16 +119,21 @@ export async function openStorage(config: Config, options: StorageOptions = {}):
   // A server follows other nodes' account and key changes; a one-shot CLI run reads once.
   const directory = await RedisDirectory.open(redis, keys, { watch: Boolean(options.jobs), onError });
   const outbox = new RedisOutbox(redis, keys);
+  const metering = new RedisMetering(redis, keys);
   return {
     accounts: new RedisAccountStore(directory, defaults),
     apiKeys: new RedisApiKeyStore(directory),
     sessions: new RedisSessions(redis, keys),
     health: new RedisEndpointHealth(redis, keys, thresholds),
-    metering: new RedisMetering(redis, keys),
+    metering,
     outbox,
     limiter: new RedisRateLimiter(redis, keys, config.rateWindowMs),
     deliveryWakeups: outbox,
-    ...(jobs ? { jobs } : {}),
+    ...(jobs ? { jobs, acceptJob: async (job: NewJob) => {
+      const id = await jobs.submit(job);
+      await metering.countCall(job.accountId);
+      return id;
+    } } : {}),
     close: async () => {
       await directory.close();
       if (jobs) await jobs.close();

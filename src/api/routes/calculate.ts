@@ -37,14 +37,13 @@ export async function calculateRoutes(app: FastifyInstance, { services }: Family
     const normalized = normalizeRequest(request.body);
     if ('issues' in normalized) throw validationError(normalized.issues);
     const { account } = request;
-    const jobId = await services.jobs.submit({
+    const jobId = await services.acceptJob({
       accountId: account.id,
       kind: 'calculate',
       request: JSON.stringify(normalized.request),
       webhook: normalized.request.webhook,
       accountWebhook: account.webhookUrl,
     });
-    await services.metering.countCall(account.id);
     void services.dispatcher.kick();
     return { jobId };
   });

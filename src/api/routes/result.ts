@@ -1,6 +1,6 @@
 // GET /v3/result/ready and GET /v3/result. A job of another account answers exactly like one
 // that does not exist yet (404), so nothing leaks across accounts.
-import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifySchemaCompiler } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { ZodType } from 'zod';
 import { validatorCompiler } from '../plugins/contract.js';
@@ -8,6 +8,7 @@ import { failedJobBody, resultRecord } from '../../schema/result.js';
 import { finishedJob, jobQuery } from '../job-answers.js';
 import { invalid, json, noBody, notReady, unauthorized } from '../responses.js';
 import type { FamilyOptions } from '../services.js';
+import type { JobState } from '../../storage/jobs/store.js';
 
 /**
  * jobQuery's validator with a fast path: a plain job id (what every poll sends) is read
@@ -25,6 +26,11 @@ function jobQueryValidator<T>(route: Parameters<FastifySchemaCompiler<T>>[0]): R
   };
 }
 const PLAIN_ID = /^[1-9][0-9]{0,14}$/;
+
+/** 200 once the job is finished (done or failed), 410 expired, 404 otherwise; no body. */
+function answerReady(reply: FastifyReply, state: JobState | undefined): FastifyReply {
+  return reply.code(state === 'done' || state === 'failed' ? 200 : state === 'expired' ? 410 : 404).send();
+}
 
 export async function resultRoutes(app: FastifyInstance, { services }: FamilyOptions) {
   const typed = app.withTypeProvider<ZodTypeProvider>();
@@ -45,10 +51,11 @@ export async function resultRoutes(app: FastifyInstance, { services }: FamilyOpt
       },
     },
     validatorCompiler: jobQueryValidator,
-  }, async (request, reply) => {
-    const state = await services.jobs.state(request.query.id, request.account.id);
-    const status = state === 'done' || state === 'failed' ? 200 : state === 'expired' ? 410 : 404;
-    return reply.code(status).send();
+  }, (request, reply) => {
+    // Not async: a finished job's state comes without a promise, and the poll answers at once.
+    const state = services.jobs.state(request.query.id, request.account.id);
+    if (state instanceof Promise) return state.then((settled) => answerReady(reply, settled));
+    return answerReady(reply, state);
   });
 
   typed.get('/v3/result', {

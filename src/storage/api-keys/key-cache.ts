@@ -8,11 +8,13 @@ const MAX_KEYS = 10_000;
 export class ApiKeyCache {
   private readonly byKey = new Map<string, Account>();
 
-  /** The cached account for `key`, else `lookup`'s answer (remembered when there is one). */
-  get(key: string, lookup: () => Account | undefined): Account | undefined {
-    const cached = this.byKey.get(key);
-    if (cached) return cached;
-    const account = lookup();
+  /** The cached account for `key` (a lookup passes no closure: it runs on every call). */
+  get(key: string): Account | undefined {
+    return this.byKey.get(key);
+  }
+
+  /** Remembers a known key's account; returns it, undefined for an unknown key (not remembered). */
+  remember(key: string, account: Account | undefined): Account | undefined {
     if (!account) return undefined;
     if (this.byKey.size >= MAX_KEYS) this.byKey.clear();
     this.byKey.set(key, account);

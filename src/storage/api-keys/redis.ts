@@ -26,7 +26,7 @@ export class RedisApiKeyStore implements ApiKeyStore {
       this.cache.clear();
       this.cachedFrom = snapshot;
     }
-    return this.cache.get(key, () => snapshot.byKeyHash.get(hashKey(key)));
+    return this.cache.get(key) ?? this.cache.remember(key, snapshot.byKeyHash.get(hashKey(key)));
   }
 
   has(rawKey: string): boolean {

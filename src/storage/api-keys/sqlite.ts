@@ -35,10 +35,10 @@ export class SqliteApiKeyStore implements ApiKeyStore {
         this.seenVersion = version;
       }
     }
-    return this.cache.get(key, () => {
-      const row = this.byKeyHash.get(hashKey(key)) as AccountRow | undefined;
-      return row && toAccount(row);
-    });
+    const cached = this.cache.get(key);
+    if (cached) return cached;
+    const row = this.byKeyHash.get(hashKey(key)) as AccountRow | undefined;
+    return this.cache.remember(key, row && toAccount(row));
   }
 
   refresh(): void {

@@ -127,16 +127,22 @@ export class RedisJobStore implements JobStore {
     });
   }
 
-  async state(id: number, accountId: number, now = Date.now()): Promise<JobState | undefined> {
-    let known = this.finished.get(id);
-    if (!known) {
-      const [account, state, finished] = await this.redis.hmGet(this.keys.job(id), ['account', 'state', 'finished']);
-      if (account === null || account === undefined || Number(account) !== accountId) return undefined;
-      if (state !== 'done' && state !== 'failed') return state as JobState;
-      known = { accountId, state, finishedAt: Number(finished) };
-      if (this.finished.size >= FINISHED_CACHE_SIZE) this.finished.clear();
-      this.finished.set(id, known);
-    }
+  state(id: number, accountId: number, now = Date.now()): JobState | undefined | Promise<JobState | undefined> {
+    const known = this.finished.get(id);
+    return known ? this.finishedState(known, accountId, now) : this.fetchState(id, accountId, now);
+  }
+
+  private async fetchState(id: number, accountId: number, now: number): Promise<JobState | undefined> {
+    const [account, state, finished] = await this.redis.hmGet(this.keys.job(id), ['account', 'state', 'finished']);
+    if (account === null || account === undefined || Number(account) !== accountId) return undefined;
+    if (state !== 'done' && state !== 'failed') return state as JobState;
+    const known = { accountId, state, finishedAt: Number(finished) } as const;
+    if (this.finished.size >= FINISHED_CACHE_SIZE) this.finished.clear();
+    this.finished.set(id, known);
+    return this.finishedState(known, accountId, now);
+  }
+
+  private finishedState(known: { accountId: number; state: 'done' | 'failed'; finishedAt: number }, accountId: number, now: number): JobState | undefined {
     if (known.accountId !== accountId) return undefined;
     return known.finishedAt + this.options.retentionMs <= now ? 'expired' : known.state;
   }

@@ -69,12 +69,21 @@ export class SqliteJobStore implements JobStore {
   }
 
   async submit(job: NewJob): Promise<number> {
+    return this.insert(job);
+  }
+
+  /** submit without the promise, for a caller that writes more in the same transaction (open.ts acceptJob). */
+  insert(job: NewJob): number {
     const info = this.statements.insert.run(job.accountId, job.kind, job.request, job.webhook ?? null, Date.now());
     if (!this.turns.has(job.accountId)) this.turns.set(job.accountId, ++this.turn);
     return Number(info.lastInsertRowid);
   }
 
   async get(id: number, accountId: number, now = Date.now()): Promise<JobView | undefined> {
+    return this.view(id, accountId, now);
+  }
+
+  private view(id: number, accountId: number, now: number): JobView | undefined {
     const row = this.statements.get.get(id, accountId) as JobRow | undefined;
     if (!row) return undefined;
     const expired = row.state === 'expired'
@@ -100,10 +109,10 @@ export class SqliteJobStore implements JobStore {
     }));
   }
 
-  async state(id: number, accountId: number, now = Date.now()): Promise<JobState | undefined> {
+  state(id: number, accountId: number, now = Date.now()): JobState | undefined {
     let known = this.finished.get(id);
     if (!known) {
-      const view = await this.get(id, accountId, now);
+      const view = this.view(id, accountId, now);
       if (!view || (view.state !== 'done' && view.state !== 'failed')) return view?.state;
       known = { accountId: view.accountId, state: view.state, finishedAt: view.finishedAt! };
       if (this.finished.size >= FINISHED_CACHE_SIZE) this.finished.clear();

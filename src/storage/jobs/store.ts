@@ -61,8 +61,11 @@ export interface JobStore {
   get(id: number, accountId: number, now?: number): Promise<JobView | undefined>;
   /** The account's latest jobs, newest first, at most `limit` (the account page's list). */
   recent(accountId: number, limit: number, now?: number): Promise<JobSummary[]>;
-  /** Only the state (the readiness endpoint's hot path); undefined like get. */
-  state(id: number, accountId: number, now?: number): Promise<JobState | undefined>;
+  /**
+   * Only the state (the readiness endpoint's hot path); undefined like get. A job known to be
+   * finished answers at once, without a promise (a promise and its await per poll are measurable).
+   */
+  state(id: number, accountId: number, now?: number): JobState | undefined | Promise<JobState | undefined>;
   /**
    * Takes the next queued job for a worker, marking it running. Accounts take turns: the next job
    * is the oldest of the account with the fewest jobs running, among those with the fewest the
