@@ -41,7 +41,7 @@ const LATE_HISTORY: i32 = 50;
 /** Patterns kept for recombination (see pattern-pool.ts), and how far below the best solution's mean fill they may be. */
 const POOL_CAP: i32 = 1024;
 const POOL_FILL_MARGIN: f64 = 0.02;
-/** Share of reduction moves whose freed sheets start with pool patterns (PatternPool.takeFitting). */
+/** Share of reduction moves whose freed sheets start with pool patterns (PatternPool.takeBestCover). */
 const POOL_SEED_SHARE: f64 = 0.3;
 /** Pool operations per work unit (a fit-index visit costs about as much). */
 const OPS_PER_VISIT: i64 = 4;
@@ -255,7 +255,7 @@ export class Search extends SheetSearch {
     // Now and then some freed sheets become pool patterns made of the freed and left-over parts; the fills pack the rest.
     let seeded = 0;
     if (this.chosen.len >= 2 && this.rng.float() < POOL_SEED_SHARE) {
-      seeded = this.pool.takeFitting(this.demand, this.chosen.len - 1, this.rng, out);
+      seeded = this.pool.takeBestCover(this.demand, this.chosen.len - 1, out);
       unchecked((this.avail[s] = unchecked(this.avail[s]) - seeded));
     }
     const ok = this.packDemand(tv.data, tv.len, c, out, deadline, true);

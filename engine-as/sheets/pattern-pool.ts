@@ -4,7 +4,10 @@
 
 import { Sheet } from "./solution";
 import { NODE_STRIDE, N_KIND, N_ITEM, KIND_PART } from "./layout";
-import { Rng } from "../common/rng";
+
+/** The recombination's exact search looks at this many of the largest patterns that fit, and at most this many nodes. */
+const COVER_CANDIDATES: i32 = 48;
+const COVER_NODES: i32 = 2048;
 
 /** One pattern: its sheet, the part types it holds (sorted, one entry per part) and their area. */
 export class PoolEntry {
@@ -73,30 +76,69 @@ export class PatternPool {
   }
 
   /**
-   * Takes up to `most` patterns whose parts all lie within demand[type], one at a time the
-   * largest that fits (ties to the earliest from a random start), appending their sheets to
-   * `out` and taking their parts off demand; returns how many it took.
+   * Recombination: the set of at most `most` pool patterns, their parts all within
+   * demand[type] together, that holds the most part area (a small exact search over the
+   * COVER_CANDIDATES largest patterns that fit, at most COVER_NODES nodes). Appends their
+   * sheets to `out`, takes their parts off demand and returns how many it took. Largest
+   * first would not do: one big pattern can block two that hold more together.
    */
-  takeFitting(demand: Int32Array, most: i32, rng: Rng, out: Array<Sheet>): i32 {
+  takeBestCover(demand: Int32Array, most: i32, out: Array<Sheet>): i32 {
     const entries = this.entries;
-    const P = entries.length;
-    let taken = 0;
-    while (taken < most && P > 0) {
-      const start = rng.int(P);
-      let best: PoolEntry | null = null;
-      for (let r = 0; r < P; r++) {
-        const e = unchecked(entries[(start + r) % P]);
-        if (best !== null && e.area <= best.area) continue;
-        if (fitsIn(e.types, demand)) best = e;
-        this.work += 2;
-      }
-      if (best === null) break;
-      const ty = best.types;
-      for (let k = 0; k < ty.length; k++) unchecked((demand[unchecked(ty[k])] -= 1));
-      out.push(best.sheet);
-      taken++;
+    const cand = this.cand;
+    cand.length = 0;
+    for (let i = 0; i < entries.length; i++) {
+      const e = unchecked(entries[i]);
+      this.work += 2;
+      if (fitsIn(e.types, demand)) cand.push(e);
     }
-    return taken;
+    if (cand.length == 0 || most <= 0) return 0;
+    // Largest first (ties: pool order), so the bound below is tight and the search finds good sets early.
+    cand.sort((a: PoolEntry, b: PoolEntry): i32 => (a.area > b.area ? -1 : a.area < b.area ? 1 : 0));
+    if (cand.length > COVER_CANDIDATES) cand.length = COVER_CANDIDATES;
+    this.bestArea = 0;
+    this.bestSet.length = 0;
+    this.pick.length = 0;
+    this.nodes = 0;
+    this.cover(demand, most, 0, 0);
+    this.work += this.nodes * 8;
+    const set = this.bestSet;
+    for (let k = 0; k < set.length; k++) {
+      const e = unchecked(set[k]);
+      const ty = e.types;
+      for (let j = 0; j < ty.length; j++) unchecked((demand[unchecked(ty[j])] -= 1));
+      out.push(e.sheet);
+    }
+    return set.length;
+  }
+
+  private cand: Array<PoolEntry> = new Array<PoolEntry>();
+  private pick: Array<PoolEntry> = new Array<PoolEntry>();
+  private bestSet: Array<PoolEntry> = new Array<PoolEntry>();
+  private bestArea: f64 = 0;
+  private nodes: i32 = 0;
+
+  /** Depth-first over cand[from..): take or skip each, pruned by the largest areas still open. */
+  private cover(demand: Int32Array, most: i32, from: i32, area: f64): void {
+    if (area > this.bestArea) {
+      this.bestArea = area;
+      this.bestSet = this.pick.slice(0);
+    }
+    const cand = this.cand;
+    if (this.pick.length >= most || this.nodes >= COVER_NODES) return;
+    for (let i = from; i < cand.length; i++) {
+      const e = unchecked(cand[i]);
+      // cand is sorted by area: nothing after i can lift the total past the best.
+      if (area + <f64>(most - this.pick.length) * e.area <= this.bestArea) return;
+      this.nodes++;
+      if (!fitsIn(e.types, demand)) continue;
+      const ty = e.types;
+      for (let j = 0; j < ty.length; j++) unchecked((demand[unchecked(ty[j])] -= 1));
+      this.pick.push(e);
+      this.cover(demand, most, i + 1, area + e.area);
+      this.pick.pop();
+      for (let j = 0; j < ty.length; j++) unchecked((demand[unchecked(ty[j])] += 1));
+      if (this.nodes >= COVER_NODES) return;
+    }
   }
 
   /** Drops the lower-filled half (ties: the older first), keeping the order of the rest. */
