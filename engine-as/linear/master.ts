@@ -56,11 +56,6 @@ function subScaledRow(dst: usize, src: usize, f: f64, from: i32, to: i32, flush:
   }
 }
 
-/** A column's rank for Bland's rule: surpluses, then exchanges, then pooled patterns. */
-@inline function columnLabel(col: i32, m: i32): i32 {
-  return col == -2147483647 ? 2147483647 : col >= 0 ? col + 2 * m + 2 : -col;
-}
-
 export class Master {
   inst: Instance;
   // Column pool: pattern p has stock row patType[p], cost patCost[p] and entries
@@ -516,27 +511,17 @@ export class Master {
       this.xB[k] = v;
     }
     this.duals();
-    // Zero reduced costs abound (dual degeneracy): ties go to the largest |alpha| (stabler), and
-    // after a run of degenerate pivots Bland's rule (least column label) prevents cycling.
     // A basis left by a stop at the bound is not dual feasible, and from one the dual simplex
     // may wander for thousands of pivots: past 2m + 50 a solve from scratch (about 4m pivots
     // on Hard28) is cheaper.
-    let degenerate: i32 = 0;
     for (let it = 0; it < 2 * m + 50; it++) {
       if ((it & 15) == 15 && now() >= deadline) return LP_STOPPED;
-      const bland = degenerate > 30;
-      // Leaving: the most negative basic value (Bland: the least label among the negative).
+      // Leaving: the most negative basic value.
       let l: i32 = -1;
       let worst: f64 = -1e-9;
-      let lLabel: i32 = 2147483647;
       for (let k = 0; k < m; k++) {
-        const x = this.xB[k];
-        if (x >= -1e-9) continue;
-        if (bland) {
-          const lb = columnLabel(this.basis[k], m);
-          if (lb < lLabel) { lLabel = lb; l = k; }
-        } else if (x < worst) {
-          worst = x;
+        if (this.xB[k] < worst) {
+          worst = this.xB[k];
           l = k;
         }
       }
@@ -549,14 +534,12 @@ export class Master {
       let enter: i32 = -2147483647;
       let bestRatio: f64 = Infinity;
       let bestRc: f64 = 0;
-      let bestAlpha: f64 = 0;
       for (let r = 0; r < m; r++) {
         const alpha = -load<f64>(rho + (<usize>r << 3));
         if (alpha < -PIV_TOL) {
-          const ratio = Math.max(0.0, this.y[r]) / -alpha;
-          if (ratio < bestRatio - 1e-12 || (ratio <= bestRatio + 1e-12 && (bland ? columnLabel(-(r + 1), m) < columnLabel(enter, m) : -alpha > bestAlpha))) {
-            bestRatio = ratio; enter = -(r + 1); bestRc = this.y[r]; bestAlpha = -alpha;
-          }
+          const rc = Math.max(0.0, this.y[r]);
+          const ratio = rc / -alpha;
+          if (ratio < bestRatio) { bestRatio = ratio; enter = -(r + 1); bestRc = this.y[r]; }
         }
       }
       for (let k = 0; k < this.nEx; k++) {
@@ -564,9 +547,7 @@ export class Master {
         if (alpha < -PIV_TOL) {
           const rc = this.y[this.exBig[k]] - this.y[this.exSmall[k]];
           const ratio = Math.max(0.0, rc) / -alpha;
-          if (ratio < bestRatio - 1e-12 || (ratio <= bestRatio + 1e-12 && (bland ? columnLabel(-(m + 1 + k), m) < columnLabel(enter, m) : -alpha > bestAlpha))) {
-            bestRatio = ratio; enter = -(m + 1 + k); bestRc = rc; bestAlpha = -alpha;
-          }
+          if (ratio < bestRatio) { bestRatio = ratio; enter = -(m + 1 + k); bestRc = rc; }
         }
       }
       const np = this.patType.len;
@@ -592,14 +573,10 @@ export class Master {
         if (alpha < -PIV_TOL) {
           const rc = this.patCost.data[p] - v;
           const ratio = Math.max(0.0, rc) / -alpha;
-          if (ratio < bestRatio - 1e-12 || (ratio <= bestRatio + 1e-12 && (bland ? columnLabel(p, m) < columnLabel(enter, m) : -alpha > bestAlpha))) {
-            bestRatio = ratio; enter = p; bestRc = rc; bestAlpha = -alpha;
-          }
+          if (ratio < bestRatio) { bestRatio = ratio; enter = p; bestRc = rc; }
         }
       }
       if (enter == -2147483647) return this.solve(dr, qr, deadline);
-      if (bestRatio > 1e-12) degenerate = 0;
-      else degenerate++;
       this.column(enter);
       this.pivot(l, enter, this.xB[l] / this.u[l]);
       // y' = y + rc_enter * (row l of the new inverse), as in the primal loop: O(m), not O(m^2).
