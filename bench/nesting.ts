@@ -27,10 +27,10 @@
 import { readFileSync, readdirSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { placePoint, type NestingProblem } from '../src/engine/nesting/solve.js';
-import { ROLL_RUNS, solveNestingRuns } from '../src/engine/nesting/runs.js';
+import { ROLL_RUNS, nestingStopReason, solveNestingRuns } from '../src/engine/nesting/runs.js';
 import { SERVICE_EFFORT } from '../src/engine/nesting/problem.js';
 import { loadConfig } from '../src/config.js';
-import { clockStop, searchPlan } from '../src/engine/common/search-policy.js';
+import { searchPlan } from '../src/engine/common/search-policy.js';
 import { checkPlacements, materialArea, type PlacedShape, type Pt } from '../test/support/validate-nesting.js';
 
 const DIR = process.env.BENCH_NESTING_DIR ?? '/work/shared/bench/instances/irregular-strip-esicup';
@@ -142,7 +142,7 @@ async function run(file: string, sparrow: Map<string, number>): Promise<string> 
   const service = await solveStrip(inst, SERVICE_EFFORT, SERVICE_PLAN.searchMs, SEED, 'stall');
   const serviceSeconds = (performance.now() - started) / 1000;
   const { stats } = service.solution;
-  const serviceStop = stats.stoppedByDeadline ? clockStop(SERVICE_PLAN) : stats.stalled ? 'stalled' : 'effort';
+  const serviceStop = nestingStopReason(stats.stop, SERVICE_PLAN);
   const ref = sparrow.get(name);
   const validity = service.valid === 'yes' ? valid : `${valid}; service default ${service.valid}`;
   return `| ${name} | ${solution.items.length} | ${length.toFixed(3)} | ${density.toFixed(2)}${spread} | ${ref?.toFixed(2) ?? '-'} | ${ref === undefined ? '-' : (density - ref).toFixed(2)} | ${service.density.toFixed(2)} (${serviceSeconds.toFixed(1)} s, ${serviceStop}) | ${solution.stats.iterations} | ${solution.compaction.improved}/${solution.compaction.attempts} | ${(memory / 2 ** 20).toFixed(0)} | ${validity} |`;

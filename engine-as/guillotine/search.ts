@@ -24,6 +24,7 @@ import { Sheet } from "../sheets/solution";
 import { Budget } from "../common/clock";
 import { fitVisits } from "./fitindex";
 import { SheetSearch } from "../sheets/sheet-search";
+import { PatternPool } from "../sheets/pattern-pool";
 
 const NOISE_LEVELS: StaticArray<f64> = [0.0, 0.03, 0.1, 0.3];
 const LOOKAHEADS: StaticArray<i32> = [1, 2, 4, 8];
@@ -37,6 +38,13 @@ const WIDE_SHARE: f64 = 0.3;
 const REDUCE_EFFORT: f64 = 2.0;
 /** Moves back a reduction move may compare with (late acceptance). */
 const LATE_HISTORY: i32 = 50;
+/** Patterns kept for recombination (see pattern-pool.ts), and how far below the best solution's mean fill they may be. */
+const POOL_CAP: i32 = 1024;
+const POOL_FILL_MARGIN: f64 = 0.02;
+/** Share of reduction moves whose freed sheets start with pool patterns (PatternPool.takeBestCover). */
+const POOL_SEED_SHARE: f64 = 0.3;
+/** Pool operations per work unit (a fit-index visit costs about as much). */
+const OPS_PER_VISIT: i64 = 4;
 
 export class Search extends SheetSearch {
   cons: Constructor;
@@ -47,6 +55,9 @@ export class Search extends SheetSearch {
   private reducedPlaced: f64 = 0;
   private reducedBest: f64 = 0;
   private history: Float64Array = new Float64Array(LATE_HISTORY);
+  /** Good patterns met while reducing component poolComp. */
+  private pool: PatternPool = new PatternPool(POOL_CAP);
+  private poolComp: i32 = -1;
 
   constructor(inst: Instance, budget: Budget, lowerBound: Int32Array) {
     super(inst, budget, lowerBound);
@@ -55,9 +66,9 @@ export class Search extends SheetSearch {
     this.genome = new Genome(inst.nTypes);
   }
 
-  /** Work done so far (deterministic): fit-index visits. */
+  /** Work done so far (deterministic): fit-index visits, plus the pool's operations at their rate. */
   work(): i64 {
-    return fitVisits();
+    return fitVisits() + this.pool.work / OPS_PER_VISIT;
   }
 
   /** Genome i of the fixed list: orderings, then orientation, then look-ahead. */
@@ -193,6 +204,20 @@ export class Search extends SheetSearch {
     for (let i = 0; i < cur.length; i++) if (i != drop) next.push(unchecked(cur[i]));
     this.install(c, next);
     let placed: f64 = 0;
+    let stockArea: f64 = 0;
+    for (let i = 0; i < cur.length; i++) {
+      placed += unchecked(cur[i]).placedArea;
+      stockArea += unchecked(cur[i]).stockArea;
+    }
+    // Patterns worth recombining fill their sheet about as well as the best solution does on average.
+    const pool = this.pool;
+    if (this.poolComp != c) {
+      pool.clear();
+      this.poolComp = c;
+    }
+    pool.minFill = stockArea > 0 ? placed / stockArea - POOL_FILL_MARGIN : 0;
+    for (let i = 0; i < cur.length; i++) pool.offer(unchecked(cur[i]));
+    placed = 0;
     for (let i = 0; i < next.length; i++) placed += unchecked(next[i]).placedArea;
     this.reducedPlaced = placed;
     this.reducedBest = placed;
@@ -227,16 +252,28 @@ export class Search extends SheetSearch {
     const tv = this.touched;
     this.shapeRandomly(tv.data, tv.len);
     const out = new Array<Sheet>();
+    // Now and then some freed sheets become pool patterns made of the freed and left-over parts; the fills pack the rest.
+    let seeded = 0;
+    if (this.chosen.len >= 2 && this.rng.float() < POOL_SEED_SHARE) {
+      seeded = this.pool.takeBestCover(this.demand, this.chosen.len - 1, out);
+      unchecked((this.avail[s] = unchecked(this.avail[s]) - seeded));
+    }
     const ok = this.packDemand(tv.data, tv.len, c, out, deadline, true);
     for (let k = 0; k < tv.len; k++) unchecked((this.demand[tv.get(k)] = 0));
     if (ok) {
+      for (let i = seeded; i < out.length; i++) this.pool.offer(unchecked(out[i]));
       this.keepRepackIfNotWorse(c, cur, out);
-      if (this.reducedPlaced > this.reducedBest + 1e-9 * Math.max(1.0, this.reducedBest)) {
-        // A reduced solution better than any before (not the recovery from a dip): the stall count restarts.
-        this.reducedBest = this.reducedPlaced;
-        this.improvedWork = this.work();
-        this.improvedIter = this.iterations;
-      }
+    }
+    this.afterReduction(c);
+  }
+
+  /** After a reduction move: a better reduced solution restarts the stall count; one with nothing left over is the new best. */
+  private afterReduction(c: i32): void {
+    if (this.reducedPlaced > this.reducedBest + 1e-9 * Math.max(1.0, this.reducedBest)) {
+      // A reduced solution better than any before (not the recovery from a dip): the stall count restarts.
+      this.reducedBest = this.reducedPlaced;
+      this.improvedWork = this.work();
+      this.improvedIter = this.iterations;
     }
     if (unchecked(this.unplaced[c]) == 0) {
       // Everything placed on one sheet fewer: the new best.

@@ -193,7 +193,7 @@ describe('nesting engine', () => {
     });
     const a = solveNesting(p, mod);
     const b = solveNesting(p, mod);
-    expect(a.stats.stoppedByDeadline).toBe(false);
+    expect(a.stats.stop).toBe('effort');
     expect(b.items).toEqual(a.items);
   });
 
@@ -208,9 +208,8 @@ describe('nesting engine', () => {
     });
     const byEffort = solveNesting(p, mod);
     const [a, b] = [solveNesting({ ...p, stopRule: 'stall' }, mod), solveNesting({ ...p, stopRule: 'stall' }, mod)];
-    expect(byEffort.stats.stalled).toBe(false);
-    expect(a.stats.stoppedByDeadline).toBe(false);
-    expect(a.stats.stalled).toBe(true);
+    expect(byEffort.stats.stop).toBe('effort');
+    expect(a.stats.stop).toBe('stalled');
     // At least the effort limit's work, and at most the rule's hard stop (8 limits) of it.
     expect(a.stats.iterations).toBeGreaterThanOrEqual(byEffort.stats.iterations);
     expect(a.stats.iterations).toBeLessThanOrEqual(8 * byEffort.stats.iterations);
@@ -228,7 +227,7 @@ describe('nesting engine', () => {
       effort: 500,
     });
     const solution = solveNesting(few, mod);
-    expect(solution.stats.stoppedByDeadline).toBe(false);
+    expect(solution.stats.stop).not.toBe('clock');
     expect(solution.items.filter((item) => item.sheet >= 0)).toHaveLength(3);
   });
 
@@ -238,7 +237,7 @@ describe('nesting engine', () => {
     for (const job of [rollJob, sheetJob]) {
       const small = solveNesting(job({ effort: 100 }), mod);
       const large = solveNesting(job({ effort: 2000 }), mod);
-      expect(large.stats.stoppedByDeadline).toBe(false);
+      expect(large.stats.stop).not.toBe('clock');
       expect(large.stats.iterations).toBeGreaterThan(5 * small.stats.iterations);
       expect(large.memoryBytes).toBe(small.memoryBytes);
     }

@@ -29,7 +29,7 @@ export function encodeResult(search: Search): Float64Array {
   out[F.O_NITEMS] = n;
   out[F.O_EVALUATIONS] = search.evaluations;
   out[F.O_TIME_TO_BEST] = search.timeToBestMs;
-  out[F.O_DEADLINE] = search.stoppedByDeadline ? F.STOP_CLOCK : inst.stopRule == STOP_ON_STALL && !search.hitEffortCap ? F.STOP_STALLED : F.STOP_EFFORT;
+  out[F.O_STOP] = search.stoppedByDeadline ? F.STOP_CLOCK : inst.stopRule == STOP_ON_STALL && !search.hitEffortCap ? F.STOP_STALLED : F.STOP_EFFORT;
   out[F.O_COMPACTIONS] = search.compactions;
   out[F.O_COMPACTION_ATTEMPTS] = search.compactionAttempts;
   let p = F.OUT_HEADER;

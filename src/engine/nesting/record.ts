@@ -186,7 +186,7 @@ export function buildNestingRecord(request: CalcRequest, mapped: MappedNesting, 
   }
 
   const listed = listParts(request, placements, mapped.blocked,
-    (missing, q) => `not enough stock: ${missing} of ${q} could not be nested on the stock available${solution.stats.stoppedByDeadline ? ' within the time budget' : ''}`);
+    (missing, q) => `not enough stock: ${missing} of ${q} could not be nested on the stock available${solution.stats.stop === 'clock' ? ' within the time budget' : ''}`);
   const parts: ResultPart[] = listed.parts.map((p) => {
     const [row, copy] = p.id.split('.').map(Number);
     const extra = p.added ? extras[row][copy] : undefined;
@@ -228,7 +228,8 @@ export function buildNestingRecord(request: CalcRequest, mapped: MappedNesting, 
       lowerBound,
       lowerBoundGap: Math.max(0, solution.sheets.length - lowerBound),
       seed: saw.options.seed,
-      engine: { ...solution.stats },
+      engine: { iterations: solution.stats.iterations, elapsedMs: solution.stats.elapsedMs, timeToBestMs: solution.stats.timeToBestMs,
+        stoppedByDeadline: solution.stats.stop === 'clock', runs: solution.stats.runs },
     },
   };
 }

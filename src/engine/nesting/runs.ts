@@ -7,9 +7,10 @@
 import type { CalcRequest } from '../../schema/request.js';
 import type { ResultRecord } from '../../schema/result.js';
 import { buildNestingRecord } from './record.js';
-import { loadNestingModule, solveNesting, type NestingProblem, type NestingSolution } from './solve.js';
+import { loadNestingModule, solveNesting, type NestingProblem, type NestingSolution, type NestingStop } from './solve.js';
 import { toNestingProblem } from './problem.js';
-import { clockStop, searchPlan } from '../common/search-policy.js';
+import { clockStop, searchPlan, type SearchPlan } from '../common/search-policy.js';
+import type { StopReason } from '../common/stop-reason.js';
 
 /** Searches per roll job (sheet jobs run one: their search ends in well under a second). */
 export const ROLL_RUNS = 2;
@@ -48,12 +49,12 @@ function bestRun(problem: NestingProblem, runs: NestingSolution[]): NestingSolut
       bestCost = c;
     }
   }
+  const stop: NestingStop = runs.some((s) => s.stats.stop === 'clock') ? 'clock' : runs.every((s) => s.stats.stop === 'stalled') ? 'stalled' : 'effort';
   const stats = {
     ...best.stats,
     iterations: runs.reduce((sum, s) => sum + s.stats.iterations, 0),
     elapsedMs: runs.reduce((sum, s) => sum + s.stats.elapsedMs, 0),
-    stoppedByDeadline: runs.some((s) => s.stats.stoppedByDeadline),
-    stalled: runs.every((s) => s.stats.stalled),
+    stop,
     runs: runs.length,
   };
   return { ...best, stats, memoryBytes: Math.max(...runs.map((s) => s.memoryBytes)) };
@@ -71,6 +72,13 @@ export function solveNestingRuns(problem: NestingProblem, runs = problem.roll ? 
   return bestRun(problem, solutions);
 }
 
+/** Why a job's search stopped, as the API says it. With searchTime the search has no effort limit: ending before the clock, it ran out of anything to try. */
+export function nestingStopReason(stop: NestingStop, plan: SearchPlan): StopReason {
+  if (stop === 'clock') return clockStop(plan);
+  if (plan.rule === 'searchTime') return 'lower-bound';
+  return stop;
+}
+
 /** The 'sheet/nesting' and 'roll/nesting' solver of the calculation dispatcher: request -> problem -> runs -> record. */
 export async function nestParts(request: CalcRequest, options: { jobId: number; budgetMs: number; minOffcut: number; defaultSearchMs?: number }): Promise<ResultRecord> {
   // Without searchTime the stall rule ends the search (or the ceiling); with it, the clock alone.
@@ -78,8 +86,6 @@ export async function nestParts(request: CalcRequest, options: { jobId: number; 
   const mapped = toNestingProblem(request, plan.searchMs);
   const solution = solveNestingRuns(mapped.problem);
   const record = buildNestingRecord(request, mapped, solution, options);
-  // With searchTime the search has no effort limit: ending before the clock, it ran out of anything to try.
-  const stopReason = solution.stats.stoppedByDeadline ? clockStop(plan) : plan.rule === 'searchTime' ? 'lower-bound' : solution.stats.stalled ? 'stalled' : 'effort';
-  record.metadata.engine = { ...record.metadata.engine, stopReason, effort: solution.stats.iterations, searchLimitMs: plan.searchMs };
+  record.metadata.engine = { ...record.metadata.engine, stopReason: nestingStopReason(solution.stats.stop, plan), effort: solution.stats.iterations, searchLimitMs: plan.searchMs };
   return record;
 }

@@ -66,15 +66,18 @@ export interface NestedItem {
   dy: number;
 }
 
+/** What ended a nesting search: its effort limit, the clock (deadline), or the stall rule. */
+export type NestingStop = 'effort' | 'clock' | 'stalled';
+
 export interface NestingSolution {
   sheets: { stock: number; usedLength: number }[];
   /** Type by type, copies in order. */
   items: NestedItem[];
   /**
-   * iterations: over every run of the job; stalled: the stall rule ended the search (it did not
-   * reach its hard stop, nor the clock); runs: searches of the job (runs.ts), 1 when absent.
+   * iterations: over every run of the job; stop: what ended the search (stalled: the stall
+   * rule, before its hard stop and the clock); runs: searches of the job (runs.ts), 1 when absent.
    */
-  stats: { iterations: number; elapsedMs: number; timeToBestMs: number; stoppedByDeadline: boolean; stalled: boolean; runs?: number };
+  stats: { iterations: number; elapsedMs: number; timeToBestMs: number; stop: NestingStop; runs?: number };
   /** Compaction: on one roll, shorter layouts found and attempts; on sheets, sheets freed. */
   compaction: { improved: number; attempts: number };
   /** How large the engine's memory grew (it is never freed during a solve: engine-as/nesting/asconfig.json). */
@@ -151,8 +154,7 @@ function decodeNesting(out: Float64Array, startedAt: number, calledAt: number, m
       iterations: out[F.O_EVALUATIONS]!,
       elapsedMs: performance.now() - startedAt,
       timeToBestMs: out[F.O_TIME_TO_BEST]! + (calledAt - startedAt),
-      stoppedByDeadline: out[F.O_DEADLINE] === F.STOP_CLOCK,
-      stalled: out[F.O_DEADLINE] === F.STOP_STALLED,
+      stop: out[F.O_STOP] === F.STOP_CLOCK ? 'clock' : out[F.O_STOP] === F.STOP_STALLED ? 'stalled' : 'effort',
     },
     compaction: { improved: out[F.O_COMPACTIONS]!, attempts: out[F.O_COMPACTION_ATTEMPTS]! },
     memoryBytes,
