@@ -82,6 +82,9 @@ export class Master {
   /** Best valid lower bound on this LP found during the solve (Farley bound, or the optimum). */
   bound: f64 = 0;
   pivots: i32 = 0;
+  /** Solves from the homogeneous basis after the first one (a warm re-solve was not possible). */
+  coldSolves: i32 = 0;
+  private solved: bool = false;
   /** Knapsack pricing rounds (every stock row priced once per round). */
   pricings: i32 = 0;
   lastAdded: i32 = -1;
@@ -199,6 +202,8 @@ export class Master {
    */
   solve(dr: Int32Array, qr: Int32Array, deadline: f64): i32 {
     const inst = this.inst;
+    if (this.solved) this.coldSolves++;
+    this.solved = true;
     const m = this.setRows(dr);
     if (m == 0) return LP_OPTIMAL;
     // Start from one homogeneous pattern per row: a diagonal basis.
@@ -286,6 +291,7 @@ export class Master {
     if (!this.refactor()) return this.solve(dr, qr, deadline);
     for (let k = 0; k < m; k++) if (this.xB[k] < 0) return this.solve(dr, qr, deadline);
     this.warm = true;
+    this.solved = true;
     return this.iterate(dr, qr, deadline);
   }
 
@@ -347,41 +353,137 @@ export class Master {
   private ensure(m: i32): void {
     if (this.binv.length < m * m) this.binv = new Float64Array(m * m);
     if (this.basis.length < m) {
-      this.basis = new Int32Array(m);
-      this.cB = new Float64Array(m);
+      // Rows grown onto a basis keep its columns and costs.
+      const basis = new Int32Array(m), cB = new Float64Array(m);
+      basis.set(this.basis);
+      cB.set(this.cB);
+      this.basis = basis;
+      this.cB = cB;
       this.xB = new Float64Array(m);
       this.y = new Float64Array(m);
       this.u = new Float64Array(m);
       this.center = new Float64Array(m);
-      this.exBig = new Int32Array(m);
-      this.exSmall = new Int32Array(m);
       this.ySep = new Float64Array(m);
+    }
+    // Grown rows add exchanges beyond the chain's m - 1.
+    if (this.exBig.length < 2 * m) {
+      const big = new Int32Array(2 * m), small = new Int32Array(2 * m);
+      for (let k = 0; k < this.nEx; k++) {
+        big[k] = this.exBig[k];
+        small[k] = this.exSmall[k];
+      }
+      this.exBig = big;
+      this.exSmall = small;
     }
   }
 
   /**
-   * A copy of the current basis, to come back to (a dive backtracking to a node), into
-   * `into` when given: a dive keeps one per depth, since allocating an m x m copy per node
-   * costs more than the copy itself.
+   * A copy of the current rows and basis, to come back to (a dive backtracking to a node),
+   * into `into` when given: a dive keeps one per depth, since allocating an m x m copy per
+   * node costs more than the copy itself.
    */
   saveBasis(into: BasisCopy | null = null): BasisCopy {
     const c = into !== null ? into : new BasisCopy();
-    c.set(this.m, this.rowItem, this.basis, this.cB, this.binv);
+    c.set(this);
     return c;
   }
 
   /**
-   * Makes a saved basis current again when the rows are still those it was saved with (a
-   * cold solve in between may have changed them; then the next resolve starts from where it
-   * is). resolve() then recomputes the values and duals for the new demands.
+   * Makes a saved basis current again, with the rows and exchanges it was saved with (rows
+   * grown or dropped since are undone, so the parent's basis always fits a child's residual).
+   * resolve() then recomputes the values and duals for the new demands.
    */
   restoreBasis(copy: BasisCopy): void {
-    const m = this.m;
-    if (!this.warm || copy.m != m) return;
-    for (let r = 0; r < m; r++) if (this.rowItem[r] != copy.rowItem[r]) return;
+    if (copy.m < 0) return;
+    const m = copy.m;
+    this.m = m;
+    this.ensure(m);
+    for (let i = 0; i < this.inst.nI; i++) this.rowOf[i] = -1;
+    for (let r = 0; r < m; r++) {
+      this.rowItem[r] = copy.rowItem[r];
+      this.rowOf[copy.rowItem[r]] = r;
+    }
+    this.nEx = copy.nEx;
+    for (let k = 0; k < copy.nEx; k++) {
+      this.exBig[k] = copy.exBig[k];
+      this.exSmall[k] = copy.exSmall[k];
+    }
     memory.copy(this.basis.dataStart, copy.basis.dataStart, <usize>m << 2);
     memory.copy(this.cB.dataStart, copy.cB.dataStart, <usize>m << 3);
     memory.copy(this.binv.dataStart, copy.binv.dataStart, <usize>(m * m) << 3);
+    this.warm = true;
+  }
+
+  /**
+   * Adds a row for every item demanded in dr that has none (a shrink by a cold solve dropped
+   * it), keeping the basis: each new row's surplus becomes basic, so the basis inverse is
+   * [[B^-1, 0], [C B^-1, -I]] with C the new rows' entries in the basic columns. The new
+   * rows' duals are 0, so the basis stays dual feasible and the dual simplex restores the
+   * rest; no re-solve from scratch. Each new row gets an exchange from the next longer row.
+   */
+  private growRows(dr: Int32Array): void {
+    const inst = this.inst;
+    const m0 = this.m;
+    let m1 = m0;
+    for (let i = 0; i < inst.nI; i++) if (dr[i] > 0 && this.rowOf[i] < 0) m1++;
+    if (m1 == m0) return;
+    // Old inverse, m0 x m0, before the arrays are re-laid out with stride m1.
+    const old = new Float64Array(m0 * m0);
+    memory.copy(old.dataStart, this.binv.dataStart, <usize>(m0 * m0) << 3);
+    this.ensure(m1);
+    for (let i = 0, r = m0; i < inst.nI; i++) {
+      if (dr[i] > 0 && this.rowOf[i] < 0) {
+        this.rowOf[i] = r;
+        this.rowItem[r] = i;
+        r++;
+      }
+    }
+    const binv = this.binv;
+    for (let k = 0; k < m1 * m1; k++) unchecked((binv[k] = 0));
+    for (let k = 0; k < m0; k++) for (let r = 0; r < m0; r++) unchecked((binv[k * m1 + r] = old[k * m0 + r]));
+    // Exchange columns are numbered after the surpluses: renumber the basic ones.
+    for (let k = 0; k < m0; k++) {
+      const col = this.basis[k];
+      if (col < -m0) this.basis[k] = col - (m1 - m0);
+    }
+    for (let r = m0; r < m1; r++) {
+      const i = this.rowItem[r];
+      // Row r of the inverse: (entries of item i in the basic columns) x B^-1, then -1 on itself.
+      const dst = binv.dataStart + (<usize>(r * m1) << 3);
+      for (let k = 0; k < m0; k++) {
+        const col = this.basis[k];
+        if (col < 0) continue;
+        const c = this.count(col, i);
+        if (c == 0) continue;
+        const src = binv.dataStart + (<usize>(k * m1) << 3);
+        subScaledRow(dst, src, -<f64>c, 0, m0, true);
+      }
+      binv[r * m1 + r] = -1.0;
+      this.basis[r] = -(r + 1);
+      this.cB[r] = 0;
+      // Exchange from the shortest longer row with the same stock rows (a valid dual inequality).
+      let big: i32 = -1;
+      for (let q = 0; q < r; q++) {
+        const j = this.rowItem[q];
+        if (inst.size[j] < inst.size[i] || (big >= 0 && inst.size[j] >= inst.size[this.rowItem[big]])) continue;
+        let same = true;
+        for (let t = 0; t < inst.nT && same; t++) if (inst.ok(i, t) != inst.ok(j, t)) same = false;
+        if (same) big = q;
+      }
+      if (big >= 0) {
+        this.exBig[this.nEx] = big;
+        this.exSmall[this.nEx] = r;
+        this.nEx++;
+      }
+    }
+    this.m = m1;
+  }
+
+  /** How many pieces of item i pattern p cuts. */
+  private count(p: i32, i: i32): i32 {
+    const e = this.patStart.data[p + 1];
+    for (let a = this.patStart.data[p]; a < e; a++) if (this.patItem.data[a] == i) return this.patCnt.data[a];
+    return 0;
   }
 
   /**
@@ -391,10 +493,9 @@ export class Master {
    * primal loop resumes. Falls back to a cold solve when that is not possible.
    */
   resolve(dr: Int32Array, qr: Int32Array, deadline: f64): i32 {
+    if (!this.warm || this.m == 0) return this.solve(dr, qr, deadline);
+    this.growRows(dr);
     const m = this.m;
-    if (!this.warm || m == 0) return this.solve(dr, qr, deadline);
-    const inst = this.inst;
-    for (let i = 0; i < inst.nI; i++) if (dr[i] > 0 && this.rowOf[i] < 0) return this.solve(dr, qr, deadline);
     for (let k = 0; k < m; k++) {
       const p = this.basis[k];
       if (p >= 0 && qr[this.patType.data[p]] == 0) return this.solve(dr, qr, deadline);
@@ -410,7 +511,10 @@ export class Master {
       this.xB[k] = v;
     }
     this.duals();
-    for (let it = 0; it < 10 * m + 100; it++) {
+    // A basis left by a stop at the bound is not dual feasible, and from one the dual simplex
+    // may wander for thousands of pivots: past 2m + 50 a solve from scratch (about 4m pivots
+    // on Hard28) is cheaper.
+    for (let it = 0; it < 2 * m + 50; it++) {
       if ((it & 15) == 15 && now() >= deadline) return LP_STOPPED;
       // Leaving: the most negative basic value.
       let l: i32 = -1;
@@ -871,27 +975,38 @@ export class Master {
 }
 
 /**
- * A saved basis: its rows, basic columns, their costs and the basis inverse (the first m
- * entries, m x m; the arrays grow and are reused).
+ * A saved basis: its rows, exchanges, basic columns, their costs and the basis inverse (the
+ * first m entries, m x m; the arrays grow and are reused).
  */
 export class BasisCopy {
   m: i32 = -1;
+  nEx: i32 = 0;
   rowItem: Int32Array = new Int32Array(0);
+  exBig: Int32Array = new Int32Array(0);
+  exSmall: Int32Array = new Int32Array(0);
   basis: Int32Array = new Int32Array(0);
   cB: Float64Array = new Float64Array(0);
   binv: Float64Array = new Float64Array(0);
 
-  set(m: i32, rowItem: Int32Array, basis: Int32Array, cB: Float64Array, binv: Float64Array): void {
+  set(mp: Master): void {
+    const m = mp.m;
     if (this.basis.length < m) {
       this.rowItem = new Int32Array(m);
       this.basis = new Int32Array(m);
       this.cB = new Float64Array(m);
     }
+    if (this.exBig.length < mp.nEx) {
+      this.exBig = new Int32Array(mp.exBig.length);
+      this.exSmall = new Int32Array(mp.exBig.length);
+    }
     if (this.binv.length < m * m) this.binv = new Float64Array(m * m);
     this.m = m;
-    memory.copy(this.rowItem.dataStart, rowItem.dataStart, <usize>m << 2);
-    memory.copy(this.basis.dataStart, basis.dataStart, <usize>m << 2);
-    memory.copy(this.cB.dataStart, cB.dataStart, <usize>m << 3);
-    memory.copy(this.binv.dataStart, binv.dataStart, <usize>(m * m) << 3);
+    this.nEx = mp.nEx;
+    memory.copy(this.rowItem.dataStart, mp.rowItem.dataStart, <usize>m << 2);
+    memory.copy(this.exBig.dataStart, mp.exBig.dataStart, <usize>mp.nEx << 2);
+    memory.copy(this.exSmall.dataStart, mp.exSmall.dataStart, <usize>mp.nEx << 2);
+    memory.copy(this.basis.dataStart, mp.basis.dataStart, <usize>m << 2);
+    memory.copy(this.cB.dataStart, mp.cB.dataStart, <usize>m << 3);
+    memory.copy(this.binv.dataStart, mp.binv.dataStart, <usize>(m * m) << 3);
   }
 }

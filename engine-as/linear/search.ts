@@ -377,6 +377,8 @@ export class Search {
     this.tabu.length = 0;
     this.probing = true;
     this.depth = 0;
+    // Start from the last dive's first node (the whole job, solved): its rows cover the job.
+    if (this.bases.length > 0) this.master.restoreBasis(this.bases[0]);
     return this.descend(new Array<Bar>(), maxDiscrepancy);
   }
 

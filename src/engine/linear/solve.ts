@@ -89,6 +89,7 @@ function decodeLinear(out: Float64Array, startedAt: number, calledAt: number): L
       rootLpMs: out[F.O_ROOT_MS]! >= 0 ? out[F.O_ROOT_MS]! : null,
       pricings: out[F.O_PRICINGS]!,
       rootPivots: out[F.O_ROOT_PIVOTS]!,
+      coldSolves: out[F.O_COLD_SOLVES]!,
     },
   };
 }

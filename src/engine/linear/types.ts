@@ -57,5 +57,7 @@ export interface LinearSolution {
     pricings: number;
     /** Simplex pivots of the root LP. */
     rootPivots: number;
+    /** LP solves from scratch after the first (a warm re-solve from a basis was not possible). */
+    coldSolves: number;
   };
 }
