@@ -30,11 +30,16 @@ export const H_REPEAT = 14;
  * openers in priority order instead of at the largest and smallest stock types.
  */
 export const H_STRIP = 15;
-/** When the search stops (see run-search.ts): 0 = at the effort limit, 1 = when progress stalls, 2 = at H_SOFT, never before 1 would. */
+/** When the search stops (sheet-search.ts improve): one of the MODE_* codes below. */
 export const H_MODE = 16;
 /** The clock limit of modes 1 and 2 in ms (the operator's ceiling, or the request's searchTime); 0 = H_BUDGET only. */
 export const H_SOFT = 17;
 export const HEADER_LEN = 18;
+
+// Stop rules (H_MODE): at the effort limit; when progress stalls; at H_SOFT, never before the stall rule would.
+export const MODE_EFFORT = 0;
+export const MODE_STALL = 1;
+export const MODE_SEARCH_TIME = 2;
 
 // Stock row: l, w, q, cost, trim l1, l2, w1, w2, grain, offcut (1: a leftover the shop owns,
 // filled before new stock; see Objective in solution.ts).
@@ -58,11 +63,19 @@ export const O_NPARTS = 7;
 export const O_GREEDY_SHEETS = 8;
 export const O_GREEDY_STOCK_AREA = 9;
 export const O_GREEDY_PLACED = 10;
-/** Why the search stopped: 0 lower bound, 1 stalled, 2 effort limit, 3 H_SOFT's clock, 4 the budget (run-search.ts STOP_*). */
+/** Why the search stopped: one of the STOP_* codes below (the run reports the largest over its components). */
 export const O_STOP = 11;
 /** Effort spent, in the search's own work unit (fit-index visits; free packer: rectangle scans). */
 export const O_WORK = 12;
 export const OUT_HEADER = 13;
+
+// Why a search stopped (O_STOP), ordered: the lower bound was met, progress stalled, the effort
+// limit, H_SOFT's clock, the budget.
+export const STOP_BOUND = 0;
+export const STOP_STALLED = 1;
+export const STOP_EFFORT = 2;
+export const STOP_SOFT = 3;
+export const STOP_BUDGET = 4;
 // Then unplaced[nParts], then per sheet: stock row, node count, nodes in pre-order.
 
 // Node of the search's patterns: kind, along (cut: 0 x / 1 y) or rot (part), type, x, y, l,

@@ -25,7 +25,7 @@ export class Instance {
   budgetMs: f64 = 0;
   /** Effort-limit scale (1 default); 0 = no effort limit, only the budget stops the search. */
   effort: f64 = 1;
-  /** Stop rule (layout.H_MODE) and its clock limit in ms (0 = the budget only). */
+  /** Stop rule (H_MODE: a MODE_* code) and its clock limit in ms (0 = the budget only). */
   mode: i32 = 0;
   softMs: f64 = 0;
   /** Repeat each committed sheet pattern while demand and stock allow. */
@@ -276,7 +276,7 @@ export function decode(inp: Float64Array): Instance | null {
   inst.budgetMs = nonNeg(inp[L.H_BUDGET]);
   inst.effort = nonNeg(inp[L.H_EFFORT]);
   const mode = <i32>inp[L.H_MODE];
-  inst.mode = mode == 1 || mode == 2 ? mode : 0;
+  inst.mode = mode == L.MODE_STALL || mode == L.MODE_SEARCH_TIME ? mode : L.MODE_EFFORT;
   inst.softMs = nonNeg(inp[L.H_SOFT]);
   inst.repeat = inp[L.H_REPEAT] == 1;
   inst.strip = inp[L.H_STRIP] == 1;

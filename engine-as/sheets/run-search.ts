@@ -7,7 +7,8 @@
 import { Instance } from "./instance";
 import { componentLowerBound } from "./bounds";
 import { encodeSheets, summarise } from "./output";
-import { SheetSearch, STOP_BOUND, STOP_BUDGET } from "./sheet-search";
+import { SheetSearch } from "./sheet-search";
+import { STOP_BOUND, STOP_BUDGET } from "./format";
 import { Budget, now } from "../common/clock";
 
 /** Part of the budget kept back for encoding and the host's decoding. */

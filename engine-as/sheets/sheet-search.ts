@@ -6,7 +6,7 @@
 
 import { Instance } from "./instance";
 import { Sheet, Objective, compareObjectives, distinctPatterns } from "./solution";
-import { NODE_STRIDE, N_KIND, N_ITEM, KIND_PART } from "./layout";
+import { NODE_STRIDE, N_KIND, N_ITEM, KIND_PART, MODE_EFFORT, MODE_STALL, MODE_SEARCH_TIME, STOP_BOUND, STOP_STALLED, STOP_EFFORT, STOP_SOFT, STOP_BUDGET } from "./layout";
 import { Rng } from "../common/rng";
 import { Budget, now } from "../common/clock";
 import { I32Vec } from "../common/arrays";
@@ -17,13 +17,6 @@ const WASTE_FLOOR: f64 = 0.02;
 const STEP_WORK: i64 = 64;
 /** Stop rule 1 ends at this many effort limits even while it still improves (the clock may end it first). */
 const STALL_CAP: i64 = 8;
-
-/** Why a search stopped (output O_STOP): ordered, the run reports the largest over its components. */
-export const STOP_BOUND: i32 = 0;
-export const STOP_STALLED: i32 = 1;
-export const STOP_EFFORT: i32 = 2;
-export const STOP_SOFT: i32 = 3;
-export const STOP_BUDGET: i32 = 4;
 
 export abstract class SheetSearch {
   inst: Instance;
@@ -96,11 +89,11 @@ export abstract class SheetSearch {
   }
 
   /**
-   * Improves component c until its stop rule (inst.mode, see run-search.ts) says so and
-   * returns why it stopped (STOP_*). Mode 0 stops at the effort limit; mode 1 goes on past it
-   * while the search still improves, and stops once as much work again as the last
-   * improvement took (at least one limit's worth) found nothing, or at STALL_CAP limits; mode 2 searches until the soft deadline, but never
-   * stops before mode 1 would. Effort is counted in work units, so up to that point a run is
+   * Improves component c until its stop rule (inst.mode, MODE_*) says so and returns why it
+   * stopped (STOP_*). MODE_EFFORT stops at the effort limit; MODE_STALL goes on past it while
+   * the search still improves, and stops once as much work again as the last improvement took
+   * (at least one limit's worth) found nothing, or at STALL_CAP limits; MODE_SEARCH_TIME
+   * searches until the soft deadline, but never stops before MODE_STALL would. Effort is counted in work units, so up to that point a run is
    * the same on every machine; only the deadlines depend on the clock.
    */
   improve(c: i32, soft: f64, hard: f64, workLimit: i64): i32 {
@@ -118,12 +111,12 @@ export abstract class SheetSearch {
     this.improvedWork = w0;
     this.improvedIter = this.iterations;
     let steps: i64 = 0;
-    // Mode 2: the point where mode 1 would have stopped has been passed.
+    // MODE_SEARCH_TIME: the point where MODE_STALL would have stopped has been passed.
     let pastDefault = false;
     while (!this.provenOptimal(c)) {
       // Every step costs at least STEP_WORK, so moves that find nothing to fit still end.
       const spent = this.work() - w0 + steps * STEP_WORK;
-      if (mode == 0) {
+      if (mode == MODE_EFFORT) {
         if (spent >= workLimit) return STOP_EFFORT;
       } else if (!pastDefault) {
         let why = -1;
@@ -133,7 +126,7 @@ export abstract class SheetSearch {
         if (spent >= workLimit && quiet >= patience) why = STOP_STALLED;
         else if (workLimit < i64.MAX_VALUE / STALL_CAP && spent >= workLimit * STALL_CAP) why = STOP_EFFORT;
         if (why >= 0) {
-          if (mode == 1) return why;
+          if (mode == MODE_STALL) return why;
           pastDefault = true;
         }
       }
@@ -143,7 +136,7 @@ export abstract class SheetSearch {
         this.stoppedByDeadline = true;
         return STOP_BUDGET;
       }
-      const softApplies = mode != 2 || pastDefault;
+      const softApplies = mode != MODE_SEARCH_TIME || pastDefault;
       if (softApplies && t >= soft) {
         this.stoppedByDeadline = true;
         return STOP_SOFT;

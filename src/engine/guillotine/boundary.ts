@@ -9,8 +9,8 @@ import { loadWasm, runFlat } from '../common/wasm.js';
 // The flat format, declared once for the engine and this boundary.
 import * as F from '../../../engine-as/sheets/format.js';
 
-/** The engine's H_MODE codes (engine-as/sheets/run-search.ts). */
-const STOP_RULES = { effort: 0, stall: 1, searchTime: 2 } as const;
+/** The engine's stop rule code (H_MODE) of each stop rule. */
+const STOP_RULES = { effort: F.MODE_EFFORT, stall: F.MODE_STALL, searchTime: F.MODE_SEARCH_TIME } as const;
 
 interface EngineExports {
   memory: WebAssembly.Memory;
@@ -133,10 +133,15 @@ function decodeTree(out: Float64Array, at: number, dx = 0, dy = 0): { node: Engi
   return { node, next: pos };
 }
 
-/** The engine's STOP_* code (engine-as/sheets/sheet-search.ts) as a reason; its soft clock is searchTime's or the ceiling's. */
+/** The engine's STOP_* code as a reason; its soft clock is searchTime's or the ceiling's. */
 function stopReason(code: number, rule: GuillotineProblem['stopRule']): StopReason {
-  const soft: StopReason = rule === 'searchTime' ? 'searchTime' : 'ceiling';
-  return (['lower-bound', 'stalled', 'effort', soft, 'budget'] as const)[code] ?? 'budget';
+  switch (code) {
+    case F.STOP_BOUND: return 'lower-bound';
+    case F.STOP_STALLED: return 'stalled';
+    case F.STOP_EFFORT: return 'effort';
+    case F.STOP_SOFT: return rule === 'searchTime' ? 'searchTime' : 'ceiling';
+    default: return 'budget';
+  }
 }
 
 function decodeSolution(out: Float64Array, startedAt: number, calledAt: number, rule: GuillotineProblem['stopRule']): EngineSolution {
