@@ -6,7 +6,9 @@
 //    whose parts are left over; each move frees a few sheets and re-packs their parts and
 //    the leftovers onto at most as many sheets with a randomly shaped genome, kept by late
 //    acceptance on the part area placed. When nothing is left over, that solution is the new
-//    best and the next reduction starts from it.
+//    best and the next reduction starts from it. Well-filled sheets the moves produce go to
+//    a pattern pool (sheets/pattern-pool.ts); some moves start their freed sheets with the
+//    best set of pool patterns made of the freed and left-over parts.
 // 3. Otherwise (several stock types, strategy 'time'), large-neighbourhood search on the
 //    best itself: free a handful of sheets, re-pack their parts plus any unplaced ones, and
 //    keep the result when the objective is not worse. Accepting ties that concentrate waste

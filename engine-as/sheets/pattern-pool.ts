@@ -1,6 +1,7 @@
 // A pool of good sheet patterns met during a search: sheets whose fill reaches a threshold,
 // one per multiset of part types (two sheets holding the same parts are the same choice
-// for recombine.ts, whatever their layout). When full, the lower-filled half is dropped.
+// for the recombination, takeBestCover, whatever their layout). When full, the
+// lower-filled half is dropped.
 
 import { Sheet } from "./solution";
 import { NODE_STRIDE, N_KIND, N_ITEM, KIND_PART } from "./layout";
