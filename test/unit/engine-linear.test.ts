@@ -24,6 +24,18 @@ function problem(stock: LinearProblem['stock'], parts: [number, number][], extra
 
 const bars = (s: LinearSolution) => s.groups.reduce((n, g) => n + g.bars, 0);
 
+/** n bars' worth of Falkenauer-style triplets: three pieces of 251..499 summing to 1000 per bar, so the optimum is n full bars. */
+function triplets(seed: number, n: number): [number, number][] {
+  const r = seededRandom(seed);
+  const pieces: [number, number][] = [];
+  for (let k = 0; k < n; k++) {
+    const a = 380 + Math.floor(r() * 110);
+    const b = 251 + Math.floor(r() * (Math.min(499, 749 - a) - 250));
+    pieces.push([a, 1], [b, 1], [1000 - a - b, 1]);
+  }
+  return pieces;
+}
+
 /** Checks a raw engine solution: pieces counted, lengths plus kerfs within each bar. */
 function checkSolution(p: LinearProblem, s: LinearSolution): void {
   const placed = p.parts.map(() => 0);
@@ -79,13 +91,7 @@ describe('linear engine', () => {
   it('packs 40 random triplets into exactly 40 full bars, proven', () => {
     // Falkenauer-style: every bar of the optimum holds three pieces of 251..499 summing to
     // 1000, so no bar may waste anything; greedy plans end a bar or two above.
-    const r = seededRandom(12);
-    const pieces: [number, number][] = [];
-    for (let k = 0; k < 40; k++) {
-      const a = 380 + Math.floor(r() * 110);
-      const b = 251 + Math.floor(r() * (Math.min(499, 749 - a) - 250));
-      pieces.push([a, 1], [b, 1], [1000 - a - b, 1]);
-    }
+    const pieces = triplets(12, 40);
     // The proof ends the search, not the clock: a budget no run reaches (a loaded machine once ran out of 2 s).
     const p = problem([{ usable: 1000, q: -1, cost: 0 }], pieces, { budgetMs: 600_000 });
     const s = solveLinear(p, mod);
@@ -98,13 +104,7 @@ describe('linear engine', () => {
   it('proves 80 random triplets by dives that re-solve from saved bases, the same plan twice', () => {
     // Built like the 40 above, but the greedy plans and the root LP's rounding miss here: the
     // dives backtrack, and each node re-solves warm from the basis (and rows) its parent saved.
-    const r = seededRandom(4);
-    const pieces: [number, number][] = [];
-    for (let k = 0; k < 80; k++) {
-      const a = 380 + Math.floor(r() * 110);
-      const b = 251 + Math.floor(r() * (Math.min(499, 749 - a) - 250));
-      pieces.push([a, 1], [b, 1], [1000 - a - b, 1]);
-    }
+    const pieces = triplets(4, 80);
     const p = problem([{ usable: 1000, q: -1, cost: 0 }], pieces, { budgetMs: 600_000 });
     const s = solveLinear(p, mod);
     checkSolution(p, s);
