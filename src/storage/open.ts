@@ -32,7 +32,7 @@ import { RedisKeys } from './redis/keys.js';
 import { RedisSessions } from './sessions/redis.js';
 import { SqliteSessions } from './sessions/sqlite.js';
 import type { Sessions } from './sessions/store.js';
-import { openDatabase } from './sqlite/db.js';
+import { openDatabase, type Db } from './sqlite/db.js';
 
 export interface Storage {
   accounts: AccountStore;
@@ -65,6 +65,16 @@ export interface StorageOptions {
   jobs?: { owner: string };
 }
 
+/** acceptJob on SQLite: the job and its call's count in one immediate transaction, one commit. */
+function acceptInOneCommit(db: Db, jobs: SqliteJobStore, metering: SqliteMetering): (job: NewJob) => Promise<number> {
+  const accept = db.transaction((job: NewJob) => {
+    const id = jobs.insert(job);
+    metering.countCall(job.accountId);
+    return id;
+  });
+  return async (job) => accept.immediate(job);
+}
+
 export async function openStorage(config: Config, options: StorageOptions & { jobs: { owner: string } }): Promise<ServerStorage>;
 export async function openStorage(config: Config, options?: StorageOptions): Promise<Storage>;
 export async function openStorage(config: Config, options: StorageOptions = {}): Promise<Storage | ServerStorage> {
@@ -76,11 +86,6 @@ export async function openStorage(config: Config, options: StorageOptions = {}):
     const apiKeys = new SqliteApiKeyStore(db);
     const metering = new SqliteMetering(db);
     const jobs = options.jobs ? new SqliteJobStore(db, { retentionMs: config.retentionMs, outbox, accountThreads: config.accountThreads }) : undefined;
-    const accept = db.transaction((job: NewJob) => {
-      const id = jobs!.insert(job);
-      metering.countCall(job.accountId);
-      return id;
-    });
     return {
       // The key lookup caches accounts: a change to one drops them.
       accounts: new SqliteAccountStore(db, defaults, () => apiKeys.refresh()),
@@ -90,7 +95,7 @@ export async function openStorage(config: Config, options: StorageOptions = {}):
       metering,
       outbox,
       limiter: new MemoryRateLimiter(config.rateWindowMs),
-      ...(jobs ? { jobs, acceptJob: async (job: NewJob) => accept.immediate(job) } : {}),
+      ...(jobs ? { jobs, acceptJob: acceptInOneCommit(db, jobs, metering) } : {}),
       close: async () => {
         db.close();
       },
