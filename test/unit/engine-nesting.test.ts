@@ -36,14 +36,14 @@ function sheetJob(extra: Partial<NestingProblem>): NestingProblem {
   });
 }
 
-/** Six ells and six triangles on a roll 50 wide. */
-function rollJob(extra: Partial<NestingProblem>): NestingProblem {
+/** `each` ells and `each` triangles (six unless given) on a roll 50 wide. */
+function rollJob(extra: Partial<NestingProblem>, each = 6): NestingProblem {
   return problem({
     roll: true,
     stock: [{ x0: 0, y0: 0, x1: 1000, y1: 50, q: 1, area: 50000 }],
     types: [
-      { q: 6, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [L] },
-      { q: 6, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [TRIANGLE] },
+      { q: each, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [L] },
+      { q: each, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [TRIANGLE] },
     ],
     ...extra,
   });
@@ -183,14 +183,7 @@ describe('nesting engine', () => {
   });
 
   it('gives the same layout for the same seed when the effort limit ends the search', () => {
-    const p = problem({
-      roll: true,
-      stock: [{ x0: 0, y0: 0, x1: 1000, y1: 50, q: 1, area: 50000 }],
-      types: [
-        { q: 5, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [L] },
-        { q: 5, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [TRIANGLE] },
-      ],
-    });
+    const p = rollJob({}, 5);
     const a = solveNesting(p, mod);
     const b = solveNesting(p, mod);
     expect(a.stats.stop).toBe('effort');
@@ -198,14 +191,7 @@ describe('nesting engine', () => {
   });
 
   it('under the stall rule searches past the effort limit while it improves, then stops stalled, the same every time', () => {
-    const p = problem({
-      roll: true,
-      stock: [{ x0: 0, y0: 0, x1: 1000, y1: 50, q: 1, area: 50000 }],
-      types: [
-        { q: 5, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [L] },
-        { q: 5, angles: [0, 90, 180, 270], mirror: false, stock: [0], rings: [TRIANGLE] },
-      ],
-    });
+    const p = rollJob({}, 5);
     const byEffort = solveNesting(p, mod);
     const [a, b] = [solveNesting({ ...p, stopRule: 'stall' }, mod), solveNesting({ ...p, stopRule: 'stall' }, mod)];
     expect(byEffort.stats.stop).toBe('effort');
