@@ -124,6 +124,12 @@ for (const adapter of ['sqlite', 'redis'] as const) {
       expect(await metering.usage(a, T0)).toEqual({ month: '2026-05', calls: 2, computeSeconds: 1.5 });
       expect((await metering.usage(b, T0)).calls).toBe(1);
       expect(await metering.usage(a, Date.UTC(2026, 5, 2))).toEqual({ month: '2026-06', calls: 0, computeSeconds: 0 });
+      // The month turns at midnight UTC, back and forth across the boundary.
+      const lastOfMay = Date.UTC(2026, 5, 1) - 1;
+      await metering.countCall(b, lastOfMay + 1);
+      await metering.countCall(b, lastOfMay);
+      expect(await metering.usage(b, lastOfMay)).toMatchObject({ month: '2026-05', calls: 2 });
+      expect(await metering.usage(b, lastOfMay + 1)).toMatchObject({ month: '2026-06', calls: 1 });
     });
 
     it('rate limit: allows up to the rate, refuses with a retry time, and a refund gives the call back', async () => {

@@ -31,12 +31,17 @@ export function toAccount(row: AccountRow): Account {
 }
 
 export class SqliteAccountStore implements AccountStore {
+  /** Prepared once: the dispatcher reads the account of every finished job. */
+  private readonly byId;
+
   constructor(
     private readonly db: Db,
     private readonly defaults: { ratePerMinute: number; monthlyCalls: number },
     /** Called after every change through this store (the factory points it at the key store's refresh). */
     private readonly onChange: () => void = () => {},
-  ) {}
+  ) {
+    this.byId = db.prepare('SELECT * FROM accounts WHERE id = ?');
+  }
 
   create(email: string, plan: Plan = {}): Account {
     const info = this.db
@@ -50,7 +55,7 @@ export class SqliteAccountStore implements AccountStore {
   }
 
   get(id: number): Account | undefined {
-    const row = this.db.prepare('SELECT * FROM accounts WHERE id = ?').get(id) as AccountRow | undefined;
+    const row = this.byId.get(id) as AccountRow | undefined;
     return row && toAccount(row);
   }
 

@@ -39,6 +39,8 @@ export interface SqliteJobStoreOptions {
 
 export class SqliteJobStore implements JobStore {
   private readonly statements;
+  private readonly claimInTransaction;
+  private readonly finishInTransaction;
   private readonly finished = new Map<number, Finished>();
   private readonly retentionMs: number;
   private readonly outbox?: SqliteOutbox;
@@ -66,6 +68,9 @@ export class SqliteJobStore implements JobStore {
       expire: db.prepare(`UPDATE jobs SET state = 'expired', result = NULL, request = '{}' WHERE state IN ('done', 'failed') AND finished_at <= ?`),
       depth: db.prepare(`SELECT COUNT(*) AS n FROM jobs WHERE state = 'queued'`),
     };
+    // Built once: each db.transaction call makes a new wrapper, and these run for every job.
+    this.claimInTransaction = db.transaction((owner: string) => this.claimNext(owner));
+    this.finishInTransaction = db.transaction((...args: Parameters<SqliteJobStore['finish']>) => this.finish(...args));
   }
 
   async submit(job: NewJob): Promise<number> {
@@ -123,37 +128,39 @@ export class SqliteJobStore implements JobStore {
   }
 
   async claim(owner: string): Promise<ClaimedJob | undefined> {
-    return this.db.transaction(() => {
-      const waiting = this.statements.waiting.all() as { accountId: number; oldest: number; running: number }[];
-      const turnOf = (accountId: number) => this.turns.get(accountId) ?? 0;
-      // Fewer running first, then the longest since its last turn, then the older job.
-      const [next] = waiting.sort((a, b) => a.running - b.running || turnOf(a.accountId) - turnOf(b.accountId) || a.oldest - b.oldest);
-      if (!next) return undefined;
-      this.turns.set(next.accountId, ++this.turn);
-      const row = this.statements.next.get(next.oldest) as Pick<JobRow, 'id' | 'account_id' | 'kind' | 'request' | 'webhook' | 'attempts'>;
-      this.statements.take.run(owner, Date.now(), row.id);
-      return { id: row.id, accountId: row.account_id, kind: row.kind, request: row.request, webhook: row.webhook, attempt: row.attempts + 1 };
-    }).immediate();
+    return this.claimInTransaction.immediate(owner);
+  }
+
+  /** The next job by turn, marked running (inside claimInTransaction). */
+  private claimNext(owner: string): ClaimedJob | undefined {
+    const waiting = this.statements.waiting.all() as { accountId: number; oldest: number; running: number }[];
+    const turnOf = (accountId: number) => this.turns.get(accountId) ?? 0;
+    // Fewer running first, then the longest since its last turn, then the older job.
+    const [next] = waiting.sort((a, b) => a.running - b.running || turnOf(a.accountId) - turnOf(b.accountId) || a.oldest - b.oldest);
+    if (!next) return undefined;
+    this.turns.set(next.accountId, ++this.turn);
+    const row = this.statements.next.get(next.oldest) as Pick<JobRow, 'id' | 'account_id' | 'kind' | 'request' | 'webhook' | 'attempts'>;
+    this.statements.take.run(owner, Date.now(), row.id);
+    return { id: row.id, accountId: row.account_id, kind: row.kind, request: row.request, webhook: row.webhook, attempt: row.attempts + 1 };
   }
 
   async complete(id: number, attempt: number, result: string, computeMs: number, delivery?: NewDelivery): Promise<boolean> {
-    return this.finish(id, attempt, 'done', result, null, computeMs, delivery);
+    return this.finishInTransaction.immediate(id, attempt, 'done', result, null, computeMs, delivery);
   }
 
   async fail(id: number, attempt: number, message: string, computeMs: number, delivery?: NewDelivery): Promise<boolean> {
-    return this.finish(id, attempt, 'failed', null, message, computeMs, delivery);
+    return this.finishInTransaction.immediate(id, attempt, 'failed', null, message, computeMs, delivery);
   }
 
+  /** Writes the outcome and, with its delivery, the webhook to send, in one transaction (finishInTransaction). */
   private finish(id: number, attempt: number, state: 'done' | 'failed', result: string | null, error: string | null, computeMs: number, delivery?: NewDelivery): boolean {
-    return this.db.transaction(() => {
-      const now = Date.now();
-      const written = this.statements.finish.run(state, result, error, Math.round(computeMs), now, id, attempt).changes === 1;
-      if (written && delivery) {
-        if (!this.outbox) throw new Error('this job store has no outbox for webhook deliveries');
-        this.outbox.insert(delivery, now);
-      }
-      return written;
-    }).immediate();
+    const now = Date.now();
+    const written = this.statements.finish.run(state, result, error, Math.round(computeMs), now, id, attempt).changes === 1;
+    if (written && delivery) {
+      if (!this.outbox) throw new Error('this job store has no outbox for webhook deliveries');
+      this.outbox.insert(delivery, now);
+    }
+    return written;
   }
 
   async release(id: number, attempt: number): Promise<void> {

@@ -8,9 +8,15 @@ export interface Usage {
   computeSeconds: number;
 }
 
+/** The month a time is in, as "YYYY-MM". Every admitted call asks, so the current month is kept. */
 export function monthOf(time: number): string {
-  return new Date(time).toISOString().slice(0, 7);
+  if (time >= known.from && time < known.until) return known.month;
+  const date = new Date(time);
+  const year = date.getUTCFullYear(), month = date.getUTCMonth();
+  known = { from: Date.UTC(year, month, 1), until: Date.UTC(year, month + 1, 1), month: date.toISOString().slice(0, 7) };
+  return known.month;
 }
+let known = { from: 0, until: 0, month: '' };
 
 /** What admission, the dispatcher and the account page need: SQLite here, Redis when several nodes share it. */
 export interface UsageMeter {

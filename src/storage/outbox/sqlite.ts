@@ -19,8 +19,10 @@ const toDelivery = (r: Row): Delivery => ({
 
 export class SqliteOutbox implements OutboxStore {
   private readonly s;
+  /** Built once: each db.transaction call makes a new wrapper, and the delivery loop takes after every job. */
+  private readonly takeInTransaction;
 
-  constructor(private readonly db: Db) {
+  constructor(db: Db) {
     this.s = {
       insert: db.prepare(`INSERT INTO deliveries (id, account_id, job_id, event, url, account_default, body, endpoint, state, next_attempt_at, created_at, updated_at)
                           VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'pending', ?, ?, ?)`),
@@ -36,6 +38,7 @@ export class SqliteOutbox implements OutboxStore {
       requeue: db.prepare(`UPDATE deliveries SET state = 'pending', next_attempt_at = ?, updated_at = ? WHERE id = ? AND account_id = ? AND state != 'pending'`),
       replay: db.prepare(`UPDATE deliveries SET state = 'pending', next_attempt_at = ?, updated_at = ? WHERE account_id = ? AND state = 'skipped'`),
     };
+    this.takeInTransaction = db.transaction((now: number, want: DueRequest, full: string[]) => this.take(now, want, full));
     // Rows written before endpoints were recorded get theirs once.
     const unnamed = db.prepare(`SELECT id, url FROM deliveries WHERE endpoint = ''`).all() as { id: string; url: string }[];
     const name = db.prepare(`UPDATE deliveries SET endpoint = ? WHERE id = ?`);
@@ -52,22 +55,25 @@ export class SqliteOutbox implements OutboxStore {
    */
   takeDue(now: number, want: DueRequest): Delivery[] {
     const full = [...want.inFlight].filter(([, n]) => n >= want.perEndpoint).map(([endpoint]) => endpoint);
-    return this.db.transaction(() => {
-      const picked: string[] = [];
-      const taking = new Map<string, number>();
-      for (const row of this.s.due.iterate(now, JSON.stringify(full)) as Iterable<{ id: string; endpoint: string }>) {
-        if (picked.length >= want.limit) break;
-        const busy = (want.inFlight.get(row.endpoint) ?? 0) + (taking.get(row.endpoint) ?? 0);
-        if (want.skip.has(row.id) || busy >= want.perEndpoint) continue;
-        picked.push(row.id);
-        taking.set(row.endpoint, (taking.get(row.endpoint) ?? 0) + 1);
-      }
-      // The row's `sent` is the number this send takes; the deliverer sends `attempts + 1`.
-      return picked.map((id) => {
-        const row = this.s.take.get(id) as Row & { sent: number };
-        return { ...toDelivery(row), attempts: row.sent - 1 };
-      });
-    }).immediate();
+    return this.takeInTransaction.immediate(now, want, full);
+  }
+
+  /** The due deliveries `want` has room for, each taking its attempt number (inside takeInTransaction). */
+  private take(now: number, want: DueRequest, full: string[]): Delivery[] {
+    const picked: string[] = [];
+    const taking = new Map<string, number>();
+    for (const row of this.s.due.iterate(now, JSON.stringify(full)) as Iterable<{ id: string; endpoint: string }>) {
+      if (picked.length >= want.limit) break;
+      const busy = (want.inFlight.get(row.endpoint) ?? 0) + (taking.get(row.endpoint) ?? 0);
+      if (want.skip.has(row.id) || busy >= want.perEndpoint) continue;
+      picked.push(row.id);
+      taking.set(row.endpoint, (taking.get(row.endpoint) ?? 0) + 1);
+    }
+    // The row's `sent` is the number this send takes; the deliverer sends `attempts + 1`.
+    return picked.map((id) => {
+      const row = this.s.take.get(id) as Row & { sent: number };
+      return { ...toDelivery(row), attempts: row.sent - 1 };
+    });
   }
 
   get(id: string): Delivery | undefined {
