@@ -17,8 +17,8 @@
 //   BENCH_ENGINE_STRIP_MATCH  regular expression on zero-waste instance names (e.g. ^t for Hopper's guillotine class)
 //   BENCH_ENGINE_VERBOSE=1 one line per instance on stderr
 //   BENCH_ENGINE_EFFORT    engine effort scale, default 0 (run to the limit); 1 = the service default;
-//                          above 1 with rule effort, a searchTime run bounded by effort instead of the
-//                          clock (past the default's stop point the search works as under searchTime)
+//                          above 1 with rule effort, the search a searchTime run makes, cut at that many
+//                          effort limits instead of by the clock (the same moves: a proxy that load cannot skew)
 //   BENCH_ENGINE_RULE      stop rule: effort (default), stall (the service's default policy, with
 //                          BENCH_ENGINE_LIMIT_MS as its ceiling; use BENCH_ENGINE_EFFORT=1) or
 //                          searchTime (BENCH_ENGINE_LIMIT_MS as saw.options.searchTime, effort 1)
