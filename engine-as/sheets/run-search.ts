@@ -19,7 +19,7 @@ export class EffortScale {
   constructor(
     public factor: f64,
     public min: f64,
-    /** Whole-run cap, so big jobs under long budgets still end in about a second. */
+    /** Whole-run cap on the base effort (about a second here); sheet reduction's weight and the stall rule (up to STALL_CAP limits) multiply it. */
     public cap: f64,
   ) {}
 }

@@ -499,7 +499,9 @@ describe('guillotine engine: head cuts', () => {
   it('stays valid on mixed jobs, kerf and trims, both directions', () => {
     for (const firstCut of ['x', 'y'] as Axis[]) {
       const st = stock(2440, 1220, { trim: { l1: 10, l2: 5, w1: 8, w2: 12 } });
-      const p = problem([st], randomParts(80, 5, [0]), { kerf: 4, firstCut, maxPhase: 3, headCuts: true, budgetMs: 600_000 });
+      // A tenth of the default effort: validity is the point here, and the full search of these
+      // ~240 parts takes 20 s a direction on a quiet machine.
+      const p = problem([st], randomParts(80, 5, [0]), { kerf: 4, firstCut, maxPhase: 3, headCuts: true, budgetMs: 600_000, effort: 0.1 });
       const { sol } = solveAndValidate(p);
       expect(totalUnplaced(sol)).toBe(0);
     }
