@@ -18,6 +18,7 @@ import { bestFitDecreasing, sizeOrder, MinSlack } from "./heuristic";
 import { cheapBound, roundBound } from "./bounds";
 import { BarEmptier } from "./improve";
 import { Repacker } from "./repack";
+import { Prover, PROOF_FOUND, PROOF_PROVEN } from "./prove";
 import { Rng, seedFromF64 } from "../common/rng";
 import { Budget, now } from "../common/clock";
 
@@ -46,6 +47,10 @@ const ELIMINATION_WORK: f64 = 1e6;
 /** Exact repacking of a dive's residual: at most this many pieces, and nodes per try. */
 const REPACK_PIECES: i32 = 60;
 const REPACK_NODES: f64 = 5e4;
+/** The proof that one bar fewer is impossible: at most this many pieces, tree nodes, knapsack nodes. */
+const PROOF_PIECES: i32 = 400;
+const PROOF_NODES: i32 = 20000;
+const PROOF_PRICING_NODES: f64 = 1e9;
 
 export class Search {
   inst: Instance;
@@ -79,6 +84,9 @@ export class Search {
   probing: bool = true;
   /** Minimum bin slack costs nodes per bar: used below a size where it stays cheap. */
   useMinSlack: bool;
+  /** The proof of one bar fewer was tried (it runs once). */
+  proofTried: bool = false;
+  proofNodes: i32 = 0;
 
   constructor(inst: Instance, budget: Budget) {
     this.inst = inst;
@@ -264,6 +272,7 @@ export class Search {
     // Bar elimination next: cheap, and it often closes the gap on its own.
     if (this.optimal()) return;
     this.eliminate(FIRST_ELIMINATION_WORK);
+    if (this.prove()) return;
     // Dives until proven, out of time, or this many dives in a row found nothing better (a
     // deterministic end, so a result does not depend on the machine when the budget is ample).
     let stale: i32 = 0;
@@ -279,6 +288,48 @@ export class Search {
       else if (this.dive(this.dives++)) break;
       stale = this.best === before ? stale + 1 : 0;
     }
+  }
+
+  /**
+   * When the best plan is one bar above the bound, a branch-and-price proof that one bar
+   * fewer is impossible (prove.ts): it raises the bound to the plan, or finds the plan with
+   * one bar fewer. Runs once; true when the plan is then optimal.
+   */
+  private prove(): bool {
+    const inst = this.inst;
+    const best = this.best!;
+    if (this.proofTried || inst.nT != 1 || !inst.integral || best.unplaced > 0) return false;
+    const w = inst.weight[0];
+    const bars = best.bars.length;
+    if (Math.abs(best.objective - this.lowerBound - w) > 1e-9 * Math.max(1.0, best.objective)) return false;
+    if (inst.qty[0] >= 0 && inst.qty[0] < bars - 1) return false;
+    const pieces = Prover.pieces(inst);
+    if (pieces > PROOF_PIECES) return false;
+    this.proofTried = true;
+    const pr = new Prover(inst, 0, pieces);
+    const mp = this.master;
+    const items = new Int32Array(inst.nI);
+    const counts = new Int32Array(inst.nI);
+    for (let p = 0; p < mp.poolSize; p++) {
+      const s = mp.patStart.data[p], e = mp.patStart.data[p + 1];
+      for (let a = s; a < e; a++) {
+        items[a - s] = mp.patItem.data[a];
+        counts[a - s] = mp.patCnt.data[a];
+      }
+      pr.seedPattern(items, counts, e - s);
+    }
+    const st = pr.run(best.bars, bars - 1, PROOF_NODES, PROOF_PRICING_NODES, this.budget.deadline);
+    this.proofNodes = pr.nodes;
+    // The proof's pivots count with the LP's (the iterations users see).
+    this.master.pivots += pr.pivots;
+    if (pr.timedOut) this.stoppedByDeadline = true;
+    if (st == PROOF_PROVEN) this.lowerBound = best.objective;
+    else if (st == PROOF_FOUND) {
+      const p = new Plan();
+      for (let k = 0; k < pr.found.length; k++) p.bars.push(pr.found[k]);
+      this.offer(p);
+    }
+    return this.optimal();
   }
 
   /** Bar elimination from the best plan when it uses one stock row; offers what it finds. */
