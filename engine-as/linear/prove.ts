@@ -208,14 +208,18 @@ export class Prover {
   }
 
   /**
-   * Tries to prove that no packing into k bars exists, within maxNodes tree nodes,
-   * maxPricingNodes knapsack nodes in all, and the deadline.
+   * Tries to prove that no packing into k bars exists, from the tree's root, within maxNodes
+   * more tree nodes, maxPricingNodes knapsack nodes in all, and the deadline. May run again
+   * (with a larger node budget): the column pool carries over.
    */
   run(plan: Array<Bar>, k: i32, maxNodes: i32, maxPricingNodes: f64, deadline: f64): i32 {
     this.k = k;
-    this.maxNodes = maxNodes;
+    this.maxNodes = this.nodes + maxNodes;
     this.maxPricingNodes = maxPricingNodes;
     this.deadline = deadline;
+    this.decA.clear();
+    this.decB.clear();
+    this.decT.clear();
     if (this.n == 0 || !this.startFrom(plan)) return PROOF_OPEN;
     return this.node(0);
   }

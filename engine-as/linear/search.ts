@@ -47,9 +47,14 @@ const ELIMINATION_WORK: f64 = 1e6;
 /** Exact repacking of a dive's residual: at most this many pieces, and nodes per try. */
 const REPACK_PIECES: i32 = 60;
 const REPACK_NODES: f64 = 5e4;
-/** The proof that one bar fewer is impossible: at most this many pieces, tree nodes, knapsack nodes. */
+/**
+ * The proof that one bar fewer is impossible: at most this many pieces; tree nodes of its
+ * first run, each later run (after each turn of bar elimination) allowed twice as many, so
+ * it shares the budget with the dives and its effort is counted, not timed; knapsack nodes
+ * of its pricing in all.
+ */
 const PROOF_PIECES: i32 = 400;
-const PROOF_NODES: i32 = 20000;
+const PROOF_FIRST_NODES: i32 = 32;
 const PROOF_PRICING_NODES: f64 = 1e9;
 
 export class Search {
@@ -84,9 +89,11 @@ export class Search {
   probing: bool = true;
   /** Minimum bin slack costs nodes per bar: used below a size where it stays cheap. */
   useMinSlack: bool;
-  /** The proof of one bar fewer was tried (it runs once). */
-  proofTried: bool = false;
+  prover: Prover | null = null;
+  /** Tree nodes the next run of the proof may take. */
+  proofBudget: i32 = PROOF_FIRST_NODES;
   proofNodes: i32 = 0;
+  proofPivots: i32 = 0;
 
   constructor(inst: Instance, budget: Budget) {
     this.inst = inst;
@@ -272,7 +279,6 @@ export class Search {
     // Bar elimination next: cheap, and it often closes the gap on its own.
     if (this.optimal()) return;
     this.eliminate(FIRST_ELIMINATION_WORK);
-    if (this.prove()) return;
     // Dives until proven, out of time, or this many dives in a row found nothing better (a
     // deterministic end, so a result does not depend on the machine when the budget is ample).
     let stale: i32 = 0;
@@ -284,7 +290,10 @@ export class Search {
       }
       const before = this.best;
       // Dives alternate with turns of bar elimination from the best plan.
-      if ((round++ & 1) == 1) this.eliminate(ELIMINATION_WORK);
+      if ((round++ & 1) == 1) {
+        this.eliminate(ELIMINATION_WORK);
+        if (this.prove()) break;
+      }
       else if (this.dive(this.dives++)) break;
       stale = this.best === before ? stale + 1 : 0;
     }
@@ -293,19 +302,40 @@ export class Search {
   /**
    * When the best plan is one bar above the bound, a branch-and-price proof that one bar
    * fewer is impossible (prove.ts): it raises the bound to the plan, or finds the plan with
-   * one bar fewer. Runs once; true when the plan is then optimal.
+   * one bar fewer. Each run starts over with twice the nodes of the last; true when the
+   * plan is then optimal.
    */
   private prove(): bool {
     const inst = this.inst;
     const best = this.best!;
-    if (this.proofTried || inst.nT != 1 || !inst.integral || best.unplaced > 0) return false;
+    if (inst.nT != 1 || !inst.integral || best.unplaced > 0 || this.budget.expired()) return false;
     const w = inst.weight[0];
     const bars = best.bars.length;
     if (Math.abs(best.objective - this.lowerBound - w) > 1e-9 * Math.max(1.0, best.objective)) return false;
     if (inst.qty[0] >= 0 && inst.qty[0] < bars - 1) return false;
     const pieces = Prover.pieces(inst);
     if (pieces > PROOF_PIECES) return false;
-    this.proofTried = true;
+    if (this.prover === null) this.prover = this.newProver(pieces);
+    const pr = this.prover!;
+    const st = pr.run(best.bars, bars - 1, this.proofBudget, PROOF_PRICING_NODES, this.budget.deadline);
+    this.proofBudget *= 2;
+    // The proof's pivots count with the LP's (the iterations users see).
+    this.master.pivots += pr.pivots - this.proofPivots;
+    this.proofPivots = pr.pivots;
+    this.proofNodes = pr.nodes;
+    if (pr.timedOut) this.stoppedByDeadline = true;
+    if (st == PROOF_PROVEN) this.lowerBound = best.objective;
+    else if (st == PROOF_FOUND) {
+      const p = new Plan();
+      for (let k = 0; k < pr.found.length; k++) p.bars.push(pr.found[k]);
+      this.offer(p);
+    }
+    return this.optimal();
+  }
+
+  /** The proof's prover, its column pool started with the LP's patterns. */
+  private newProver(pieces: i32): Prover {
+    const inst = this.inst;
     const pr = new Prover(inst, 0, pieces);
     const mp = this.master;
     const items = new Int32Array(inst.nI);
@@ -318,18 +348,7 @@ export class Search {
       }
       pr.seedPattern(items, counts, e - s);
     }
-    const st = pr.run(best.bars, bars - 1, PROOF_NODES, PROOF_PRICING_NODES, this.budget.deadline);
-    this.proofNodes = pr.nodes;
-    // The proof's pivots count with the LP's (the iterations users see).
-    this.master.pivots += pr.pivots;
-    if (pr.timedOut) this.stoppedByDeadline = true;
-    if (st == PROOF_PROVEN) this.lowerBound = best.objective;
-    else if (st == PROOF_FOUND) {
-      const p = new Plan();
-      for (let k = 0; k < pr.found.length; k++) p.bars.push(pr.found[k]);
-      this.offer(p);
-    }
-    return this.optimal();
+    return pr;
   }
 
   /** Bar elimination from the best plan when it uses one stock row; offers what it finds. */
