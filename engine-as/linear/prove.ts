@@ -640,6 +640,12 @@ export class Prover {
 
   private branch(from: i32, m: i32, room: f64, val: f64, depth: i32): void {
     if (++this.pricingNodes > this.maxPricingNodes) return;
+    // The knapsack can take long on its own: it watches the deadline too.
+    if ((<i64>this.pricingNodes & 4095) == 0 && now() >= this.deadline) {
+      this.timedOut = true;
+      this.maxPricingNodes = this.pricingNodes - 1;
+      return;
+    }
     if (val > this.bestValue) {
       this.bestValue = val;
       this.nBest = depth;
