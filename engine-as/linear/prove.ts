@@ -37,6 +37,12 @@ const MAX_NODE_PIVOTS: i32 = 20000;
 /** Saved basis inverses (one per depth) may take this many bytes; deeper nodes refactor. */
 const SAVED_BYTES: f64 = 64e6;
 
+/** What solving a node's LP found. */
+const LP_PRUNED: i32 = 0;
+const LP_INTEGER: i32 = 1;
+const LP_NEEDS_BRANCH: i32 = 2;
+const LP_GAVE_UP: i32 = 3;
+
 @inline function perturbation(r: i32): f64 {
   return 1e-7 * (1.0 + <f64>((<u32>r * 2654435761) % 1000) / 1000.0);
 }
@@ -47,6 +53,7 @@ export class Prover {
   n: i32 = 0;
   /** Piece p is one of item pieceItem[p], of length size[p] (pieces by decreasing length). */
   pieceItem: Int32Array = new Int32Array(0);
+  firstPiece: Int32Array = new Int32Array(0);
   size: Float64Array = new Float64Array(0);
   cap: f64;
   k: i32 = 0;
@@ -112,11 +119,13 @@ export class Prover {
     this.n = n;
     this.pieceItem = new Int32Array(n);
     this.size = new Float64Array(n);
-    // Pieces by decreasing length: the pricing's order ties and the branching read better.
+    // Pieces by decreasing length, an item's pieces next to each other from firstPiece[i].
     const order = sizeOrder(inst);
+    this.firstPiece = new Int32Array(inst.nI);
     let p: i32 = 0;
     for (let o = 0; o < order.length; o++) {
       const i = order[o];
+      this.firstPiece[i] = inst.dem[i] > 0 ? p : -1;
       for (let c = 0; c < inst.dem[i]; c++) {
         this.pieceItem[p] = i;
         this.size[p] = inst.size[i];
@@ -161,13 +170,11 @@ export class Prover {
    * the pool: the search's columns and plans are good columns to start from.
    */
   seedPattern(items: Int32Array, counts: Int32Array, len: i32): void {
-    const first = new Map<i32, i32>();
-    for (let p = this.n - 1; p >= 0; p--) first.set(this.pieceItem[p], p);
     const set = new Array<i32>();
     let load: f64 = 0;
     for (let a = 0; a < len; a++) {
-      if (!first.has(items[a])) return;
-      const p0 = first.get(items[a]);
+      const p0 = this.firstPiece[items[a]];
+      if (p0 < 0) return;
       for (let c = 0; c < counts[a]; c++) {
         const p = p0 + c;
         if (p >= this.n || this.pieceItem[p] != items[a]) return;
@@ -233,18 +240,16 @@ export class Prover {
     const n = this.n;
     for (let r = 0; r < n; r++) this.basis[r] = -(r + 1);
     // Pieces of each item handed out in order.
-    const next = new Map<i32, i32>();
-    for (let p = this.n - 1; p >= 0; p--) next.set(this.pieceItem[p], p);
+    const next = this.firstPiece.slice();
     for (let q = 0; q < plan.length; q++) {
       const bar = plan[q];
       const set = new Array<i32>();
       for (let j = 0; j < bar.n; j++) {
         const i = bar.items[j];
-        if (!next.has(i)) return false;
-        const p = next.get(i);
-        if (p >= n || this.pieceItem[p] != i) return false;
+        const p = next[i];
+        if (p < 0 || p >= n || this.pieceItem[p] != i) return false;
         set.push(p);
-        next.set(i, p + 1);
+        next[i] = p + 1;
       }
       if (set.length == 0) continue;
       let row = set[0];
@@ -701,8 +706,3 @@ export class Prover {
     } else this.sincePivot = REFACTOR_EVERY;
   }
 }
-
-const LP_PRUNED: i32 = 0;
-const LP_INTEGER: i32 = 1;
-const LP_NEEDS_BRANCH: i32 = 2;
-const LP_GAVE_UP: i32 = 3;

@@ -318,7 +318,7 @@ export class Search {
     if (this.prover === null) this.prover = this.newProver(pieces);
     const pr = this.prover!;
     const st = pr.run(best.bars, bars - 1, this.proofBudget, PROOF_PRICING_NODES, this.budget.deadline);
-    this.proofBudget *= 2;
+    if (this.proofBudget < (1 << 29)) this.proofBudget *= 2;
     // The proof's pivots count with the LP's (the iterations users see).
     this.master.pivots += pr.pivots - this.proofPivots;
     this.proofPivots = pr.pivots;
