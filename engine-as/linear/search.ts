@@ -48,12 +48,13 @@ const ELIMINATION_WORK: f64 = 1e6;
 const REPACK_PIECES: i32 = 60;
 const REPACK_NODES: f64 = 5e4;
 /**
- * The proof that one bar fewer is impossible: at most this many pieces; tree nodes of its
- * first run, each later run (after each turn of bar elimination) allowed twice as many, so
- * it shares the budget with the dives and its effort is counted, not timed; knapsack nodes
- * of its pricing in all.
+ * The proof that one bar fewer is impossible: at most this many pieces; its first run after
+ * this many dives, with this many tree nodes, each later run after twice the dives and with
+ * twice the nodes of the last (the dives keep most of the budget, and the effort is counted,
+ * not timed); knapsack nodes of its pricing in all.
  */
 const PROOF_PIECES: i32 = 400;
+const PROOF_FIRST_DIVES: i32 = 4;
 const PROOF_FIRST_NODES: i32 = 32;
 const PROOF_PRICING_NODES: f64 = 1e9;
 
@@ -90,8 +91,9 @@ export class Search {
   /** Minimum bin slack costs nodes per bar: used below a size where it stays cheap. */
   useMinSlack: bool;
   prover: Prover | null = null;
-  /** Tree nodes the next run of the proof may take. */
+  /** Tree nodes the next run of the proof may take, and the dives before it. */
   proofBudget: i32 = PROOF_FIRST_NODES;
+  proofAfterDives: i32 = PROOF_FIRST_DIVES;
   proofNodes: i32 = 0;
   proofPivots: i32 = 0;
 
@@ -302,13 +304,13 @@ export class Search {
   /**
    * When the best plan is one bar above the bound, a branch-and-price proof that one bar
    * fewer is impossible (prove.ts): it raises the bound to the plan, or finds the plan with
-   * one bar fewer. Each run starts over with twice the nodes of the last; true when the
-   * plan is then optimal.
+   * one bar fewer. Each run starts over with twice the nodes of the last, after twice the
+   * dives; true when the plan is then optimal.
    */
   private prove(): bool {
     const inst = this.inst;
     const best = this.best!;
-    if (inst.nT != 1 || !inst.integral || best.unplaced > 0 || this.budget.expired()) return false;
+    if (this.dives < this.proofAfterDives || inst.nT != 1 || !inst.integral || best.unplaced > 0 || this.budget.expired()) return false;
     const w = inst.weight[0];
     const bars = best.bars.length;
     if (Math.abs(best.objective - this.lowerBound - w) > 1e-9 * Math.max(1.0, best.objective)) return false;
@@ -318,7 +320,10 @@ export class Search {
     if (this.prover === null) this.prover = this.newProver(pieces);
     const pr = this.prover!;
     const st = pr.run(best.bars, bars - 1, this.proofBudget, PROOF_PRICING_NODES, this.budget.deadline);
-    if (this.proofBudget < (1 << 29)) this.proofBudget *= 2;
+    if (this.proofBudget < (1 << 29)) {
+      this.proofBudget *= 2;
+      this.proofAfterDives *= 2;
+    }
     // The proof's pivots count with the LP's (the iterations users see).
     this.master.pivots += pr.pivots - this.proofPivots;
     this.proofPivots = pr.pivots;
