@@ -266,7 +266,7 @@ export class Prover {
     this.setGroups();
     const st = this.solveLp();
     if (st != LP_NEEDS_BRANCH) return st == LP_PRUNED ? PROOF_PROVEN : st == LP_INTEGER ? PROOF_FOUND : PROOF_OPEN;
-    // Ryan-Foster: the pair of groups whose together-value is closest to one half.
+    // Ryan-Foster on a pair of groups the LP keeps together only in part.
     const pair = this.branchPair();
     if (pair < 0) return PROOF_OPEN;
     const a = pair / this.n, c = pair % this.n;
@@ -570,7 +570,8 @@ export class Prover {
 
   /**
    * The pair of groups (as a * n + c) whose together-value (the LP's bars holding both) is
-   * fractional and closest to one half; -1 when there is none.
+   * fractional, the one with the longest pieces (deciding long pieces first cuts the tree far
+   * more than the pair closest to one half); -1 when there is none.
    */
   private branchPair(): i32 {
     const n = this.n;
