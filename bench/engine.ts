@@ -16,11 +16,14 @@
 //                          default u,3,fr, or the one BENCH_ENGINE_STRIP_STAGES names
 //   BENCH_ENGINE_STRIP_MATCH  regular expression on zero-waste instance names (e.g. ^t for Hopper's guillotine class)
 //   BENCH_ENGINE_VERBOSE=1 one line per instance on stderr
-//   BENCH_ENGINE_EFFORT    engine effort scale, default 0 (run to the limit); 1 = the service default
+//   BENCH_ENGINE_EFFORT    engine effort scale, default 0 (run to the limit); 1 = the service default;
+//                          above 1 with rule effort, the search a searchTime run makes, cut at that many
+//                          effort limits instead of by the clock (the same moves: a proxy that load cannot skew)
 //   BENCH_ENGINE_RULE      stop rule: effort (default), stall (the service's default policy, with
 //                          BENCH_ENGINE_LIMIT_MS as its ceiling; use BENCH_ENGINE_EFFORT=1) or
 //                          searchTime (BENCH_ENGINE_LIMIT_MS as saw.options.searchTime, effort 1)
 //   BENCH_ENGINE_SEED      engine seed of the public-set runs, default 1
+//   BENCH_ENGINE_MATCH     regular expression on bin-packing instance names (e.g. Class_0[358] for the classes with a gap)
 //   BENCH_ENGINE_DIR       instance root, default /work/shared/bench/instances
 //
 // Default sample (about 6 minutes at 1 s on 2 cores): bin packing n = 100 only (100 of the
@@ -52,6 +55,8 @@ const EFFORT = Number(process.env.BENCH_ENGINE_EFFORT ?? 0);
 const RULE = (process.env.BENCH_ENGINE_RULE ?? 'effort') as NonNullable<GuillotineProblem['stopRule']>;
 /** Engine seed of the public-set runs (BENCH_ENGINE_SEED, default 1): other seeds show how much of a difference is noise. */
 const SEED = Number(process.env.BENCH_ENGINE_SEED ?? 1);
+/** Bin-packing instance names to run (a regular expression; default all). */
+const BPP_MATCH = new RegExp(process.env.BENCH_ENGINE_MATCH ?? '');
 /** Override of the bin-packing first cut, only to check the convention ('x' is packingsolver's horizontal). */
 const FIRST_CUT = (process.env.BENCH_ENGINE_FIRSTCUT ?? 'x') as Axis;
 /** Bin-packing variants to run (default the three guillotine ones; 'fr' = free placement, cutType efficiency). */
@@ -294,6 +299,7 @@ function bppTasks(): Task[] {
       const m = /^(Class_\d+\.2bp_(\d+)_(\d+))_items\.csv$/.exec(f);
       if (!m) continue;
       if (!FULL && m[2] !== '100') continue;
+      if (!BPP_MATCH.test(m[1]!)) continue;
       names.push(`${group}/${m[1]}`);
     }
   }

@@ -5,6 +5,8 @@
 //
 // Environment:
 //   BENCH_LINEAR_LIMIT_MS  per-instance budget, default 1000
+//   BENCH_LINEAR_EFFORT    per-instance LP pivot limit (default 0, none): with a budget no
+//                          run reaches, results that do not move with machine load
 //   BENCH_LINEAR_FULL=1    every instance (about 2,000; up to ~35 min at 1 s)
 //   BENCH_LINEAR_SETS      comma list of set names below and/or "features" (default all)
 //   BENCH_LINEAR_DIR       default /work/shared/bench/instances/1d-bpplib
@@ -24,6 +26,7 @@ import { loadLinearModule, solveLinear, type LinearProblem } from '../src/engine
 const DIR = process.env.BENCH_LINEAR_DIR ?? '/work/shared/bench/instances/1d-bpplib';
 const FEATURE_DIR = process.env.BENCH_LINEAR_FEATURE_DIR ?? '/work/shared/bench/instances/1d-feature-tests';
 const LIMIT = Number(process.env.BENCH_LINEAR_LIMIT_MS ?? 1000);
+const EFFORT = Number(process.env.BENCH_LINEAR_EFFORT ?? 0);
 const FULL = process.env.BENCH_LINEAR_FULL === '1';
 const STEP = 5;
 
@@ -84,7 +87,7 @@ function main(): void {
   const module = loadLinearModule();
   const only = process.env.BENCH_LINEAR_SETS?.split(',').map((s) => s.trim().toLowerCase());
   const rows: string[] = [];
-  console.log(`linear engine on BPPLIB, ${LIMIT} ms per instance, ${FULL ? 'full sets' : `every ${STEP}th instance (sets <= 30 in full)`}\n`);
+  console.log(`linear engine on BPPLIB, ${LIMIT} ms${EFFORT > 0 ? ` and ${EFFORT} pivots` : ''} per instance, ${FULL ? 'full sets' : `every ${STEP}th instance (sets <= 30 in full)`}\n`);
   for (const set of SETS) {
     if (only && !only.includes(set.name.toLowerCase())) continue;
     const dir = join(DIR, set.dir);
@@ -99,7 +102,7 @@ function main(): void {
       const problem: LinearProblem = {
         stock: [{ usable: capacity, q: -1, cost: 0 }],
         parts: items.map((it) => ({ l: it.w, q: it.d, stock: [0] })),
-        kerf: 0, objective: 'count', stockSelection: 'efficiency', seed: 1, budgetMs: LIMIT,
+        kerf: 0, objective: 'count', stockSelection: 'efficiency', seed: 1, budgetMs: LIMIT, effort: EFFORT,
       };
       const t0 = performance.now();
       const s = solveLinear(problem, module);
@@ -168,7 +171,7 @@ function features(module: WebAssembly.Module): void {
     const problem: LinearProblem = {
       stock,
       parts: items.map((it) => ({ l: Number(it.X), q: Number(it.COPIES ?? 1), stock: stock.map((s, k) => k).filter((k) => Number(it.X) <= stock[k].usable) })),
-      kerf: 0, objective: objective === 'bin-packing' ? 'count' : 'cost', stockSelection: 'efficiency', seed: 1, budgetMs: LIMIT,
+      kerf: 0, objective: objective === 'bin-packing' ? 'count' : 'cost', stockSelection: 'efficiency', seed: 1, budgetMs: LIMIT, effort: EFFORT,
     };
     problem.parts.forEach((p) => { if (!p.stock.length) p.q = 0; });
     const t0 = performance.now();

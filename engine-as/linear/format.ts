@@ -14,7 +14,8 @@ export const H_SEED = 4;
 export const H_BUDGET = 5; // ms
 export const H_SELECTION = 6; // 0 = efficiency, 1 = smallest
 export const H_OBJECTIVE = 7; // 0 = bar count, 1 = cost
-export const HEADER_LEN = 8;
+export const H_EFFORT = 8; // LP pivots the search may take, 0 = no limit
+export const HEADER_LEN = 9;
 // Stock row: usable length, quantity (-1 unlimited), cost.
 export const STOCK_STRIDE = 3;
 // Part row: length, demand.

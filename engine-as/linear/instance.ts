@@ -5,7 +5,7 @@
 //
 // Input layout (declared in linear/format.ts, which the service's boundary imports too):
 //   header: version, nT stock rows, nI part rows, kerf, seed, budgetMs, stockSelection
-//   (0 efficiency, 1 smallest), objective (0 count, 1 cost)
+//   (0 efficiency, 1 smallest), objective (0 count, 1 cost), effort (pivots, 0 = no limit)
 //   then nT x [usable length, quantity (-1 unlimited), cost]
 //   then nI x [length, demand]
 //   then nI*nT allowed flags (row i, column t).
@@ -18,6 +18,8 @@ export class Instance {
   kerf: f64 = 0;
   seed: f64 = 1;
   budgetMs: f64 = 0;
+  /** LP pivots the search may take (0 = no limit): a limit the clock does not move. */
+  effort: f64 = 0;
   smallest: bool = false;
   byCost: bool = false;
   /** Capacity with the kerf trick (usable + kerf), quantity (-1 = unlimited), weight in the objective. */
@@ -51,6 +53,7 @@ export function decode(a: Float64Array): Instance | null {
   inst.kerf = a[F.H_KERF];
   inst.seed = a[F.H_SEED];
   inst.budgetMs = a[F.H_BUDGET];
+  inst.effort = a[F.H_EFFORT] > 0 ? a[F.H_EFFORT] : 0;
   inst.smallest = a[F.H_SELECTION] == 1;
   inst.byCost = a[F.H_OBJECTIVE] == 1;
   inst.cap = new Float64Array(nT);

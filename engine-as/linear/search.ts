@@ -119,6 +119,11 @@ export class Search {
     return b.objective <= this.lowerBound + 1e-9 * Math.max(1.0, this.lowerBound);
   }
 
+  /** The job's effort limit (LP pivots) is used up: a stop that does not depend on the clock. */
+  private effortSpent(): bool {
+    return this.inst.effort > 0 && <f64>this.master.pivots >= this.inst.effort;
+  }
+
   private offer(p: Plan): void {
     p.finish(this.inst);
     if (p.better(this.best, this.inst)) {
@@ -285,7 +290,7 @@ export class Search {
     // deterministic end, so a result does not depend on the machine when the budget is ample).
     let stale: i32 = 0;
     let round: i32 = 0;
-    while (!this.optimal() && stale < MAX_STALE_DIVES) {
+    while (!this.optimal() && stale < MAX_STALE_DIVES && !this.effortSpent()) {
       if (this.budget.expired()) {
         this.stoppedByDeadline = true;
         break;
@@ -521,7 +526,7 @@ export class Search {
     // A dive's first node is the whole job: its bound holds for the job, and re-solving it
     // finishes a root LP that its share of the budget cut short.
     if (fixed.length == 0 && st != LP_INFEASIBLE) this.raiseBound(st);
-    if (this.budget.expired()) return NODE_STOP;
+    if (this.budget.expired() || this.effortSpent()) return NODE_STOP;
     if (st == LP_INFEASIBLE) {
       // Short stock: what is left goes in greedily.
       this.complete(fixed, inst.smallest);

@@ -153,6 +153,18 @@ describe('linear engine', () => {
     expect(solveLinear(p, mod).groups).toEqual(s.groups);
   });
 
+  it('stops at an effort limit in LP pivots: a plan that does not depend on the clock', () => {
+    // Seed 4 needs about 10,000 pivots to prove (the test above); 2,000 stop it before.
+    const p = problem([{ usable: 1000, q: -1, cost: 0 }], triplets(4, 80), { budgetMs: 600_000, effort: 2000 });
+    const s = solveLinear(p, mod);
+    checkSolution(p, s);
+    expect(s.stats.stoppedByDeadline).toBe(false);
+    expect(s.optimal).toBe(false);
+    expect(s.stats.iterations).toBeGreaterThanOrEqual(2000);
+    expect(s.stats.iterations).toBeLessThan(4000);
+    expect(solveLinear(p, mod).groups).toEqual(s.groups);
+  });
+
   it('proves an optimum only the LP bound reaches, on long bars with fractional lengths', () => {
     // 30 pieces a little over a third of the bar: two per bar at most, so 15 bars, while the
     // continuous and Martello-Toth bounds say 11. Lengths are not whole numbers and the bar is

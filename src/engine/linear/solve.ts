@@ -40,6 +40,7 @@ export function encodeLinear(p: LinearProblem): Float64Array {
   a[F.H_BUDGET] = p.budgetMs;
   a[F.H_SELECTION] = p.stockSelection === 'smallest' ? 1 : 0;
   a[F.H_OBJECTIVE] = p.objective === 'cost' ? 1 : 0;
+  a[F.H_EFFORT] = p.effort ?? 0;
   let b = F.HEADER_LEN;
   for (const s of p.stock) {
     a[b] = s.usable;

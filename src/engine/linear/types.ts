@@ -28,6 +28,8 @@ export interface LinearProblem {
   stockSelection: 'efficiency' | 'smallest';
   seed: number;
   budgetMs: number;
+  /** LP pivots the search may take (optional, 0 or absent = no limit): a deterministic stop for benchmarks. */
+  effort?: number;
 }
 
 export interface LinearGroup {
