@@ -3,7 +3,7 @@
 // both import these numbers. Plain `export const` integers only: this file compiles as
 // AssemblyScript (each an inlined i32) and as TypeScript. A change of meaning bumps the version.
 
-export const FORMAT_VERSION = 3;
+export const FORMAT_VERSION = 4;
 
 // ---- input (f64) ----
 export const H_VERSION = 0;
