@@ -3,7 +3,7 @@
 // both import these numbers. Plain `export const` integers only: this file compiles as
 // AssemblyScript (each an inlined i32) and as TypeScript. A change of meaning bumps the version.
 
-export const FORMAT_VERSION = 3;
+export const FORMAT_VERSION = 4;
 
 // ---- input (f64) ----
 export const H_VERSION = 0;
@@ -37,7 +37,8 @@ export const O_ROOT_MS = 10; // -1 = root LP not solved
 export const O_PRICINGS = 11;
 export const O_ROOT_PIVOTS = 12;
 export const O_COLD_SOLVES = 13; // LP solves from scratch after the first
-export const OUT_HEADER = 14;
+export const O_PROOF_NODES = 14; // branch-and-price nodes of the proof of one bar fewer (0 = not run)
+export const OUT_HEADER = 15;
 // Then nParts unplaced counts, then per group of identical bars: stock row, bars, items k,
 // then k item indices in cut order.
 export const GROUP_HEADER = 3;

@@ -40,7 +40,7 @@ const SMOOTHING: f64 = 0.5;
  * results become 0: subnormal floats make every later pass many times slower.
  */
 @inline
-function subScaledRow(dst: usize, src: usize, f: f64, from: i32, to: i32, flush: bool): void {
+export function subScaledRow(dst: usize, src: usize, f: f64, from: i32, to: i32, flush: bool): void {
   const fv = f64x2.splat(f);
   const tiny = f64x2.splat(TINY);
   let j = from;

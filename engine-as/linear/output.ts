@@ -1,7 +1,7 @@
 // Plan -> flat output (declared in linear/format.ts, which the service's boundary imports too):
 //   [0] status (0 ok, 1 bad input), [1] groups, [2] lower bound, [3] proven optimal (0/1),
 //   [4] LP value (-1 unknown), [5] time to best ms, [6] stopped by deadline, [7] nI,
-//   [8] dives, [9] LP pivots, [10] root LP ms (-1 not solved), [11] pricing rounds, [12] pivots of the root LP, [13] LP solves from scratch after the first, then nI unplaced counts, then per group of identical bars:
+//   [8] dives, [9] LP pivots, [10] root LP ms (-1 not solved), [11] pricing rounds, [12] pivots of the root LP, [13] LP solves from scratch after the first, [14] proof nodes, then nI unplaced counts, then per group of identical bars:
 //   stock row, bars, items k, then k item indices in cut order.
 
 import { Instance } from "./instance";
@@ -53,5 +53,6 @@ export function encodeResult(inst: Instance, s: Search): Float64Array {
   a[F.O_PRICINGS] = s.master.pricings;
   a[F.O_ROOT_PIVOTS] = s.rootPivots;
   a[F.O_COLD_SOLVES] = s.master.coldSolves;
+  a[F.O_PROOF_NODES] = s.proofNodes;
   return a;
 }

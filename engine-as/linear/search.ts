@@ -18,6 +18,7 @@ import { bestFitDecreasing, sizeOrder, MinSlack } from "./heuristic";
 import { cheapBound, roundBound } from "./bounds";
 import { BarEmptier } from "./improve";
 import { Repacker } from "./repack";
+import { Prover, PROOF_FOUND, PROOF_PROVEN } from "./prove";
 import { Rng, seedFromF64 } from "../common/rng";
 import { Budget, now } from "../common/clock";
 
@@ -46,6 +47,16 @@ const ELIMINATION_WORK: f64 = 1e6;
 /** Exact repacking of a dive's residual: at most this many pieces, and nodes per try. */
 const REPACK_PIECES: i32 = 60;
 const REPACK_NODES: f64 = 5e4;
+/**
+ * The proof that one bar fewer is impossible: at most this many pieces; its first run after
+ * this many dives, with this many tree nodes, each later run after twice the dives and with
+ * twice the nodes of the last (the dives keep most of the budget, and the effort is counted,
+ * not timed); knapsack nodes of its pricing in all.
+ */
+const PROOF_PIECES: i32 = 400;
+const PROOF_FIRST_DIVES: i32 = 4;
+const PROOF_FIRST_NODES: i32 = 32;
+const PROOF_PRICING_NODES: f64 = 1e9;
 
 export class Search {
   inst: Instance;
@@ -79,6 +90,12 @@ export class Search {
   probing: bool = true;
   /** Minimum bin slack costs nodes per bar: used below a size where it stays cheap. */
   useMinSlack: bool;
+  prover: Prover | null = null;
+  /** Tree nodes the next run of the proof may take, and the dives before it. */
+  proofBudget: i32 = PROOF_FIRST_NODES;
+  proofAfterDives: i32 = PROOF_FIRST_DIVES;
+  proofNodes: i32 = 0;
+  proofPivots: i32 = 0;
 
   constructor(inst: Instance, budget: Budget) {
     this.inst = inst;
@@ -280,10 +297,68 @@ export class Search {
       }
       const before = this.best;
       // Dives alternate with turns of bar elimination from the best plan.
-      if ((round++ & 1) == 1) this.eliminate(ELIMINATION_WORK);
+      if ((round++ & 1) == 1) {
+        this.eliminate(ELIMINATION_WORK);
+        if (this.prove()) break;
+      }
       else if (this.dive(this.dives++)) break;
       stale = this.best === before ? stale + 1 : 0;
     }
+  }
+
+  /**
+   * When the best plan is one bar above the bound, a branch-and-price proof that one bar
+   * fewer is impossible (prove.ts): it raises the bound to the plan, or finds the plan with
+   * one bar fewer. Each run starts over with twice the nodes of the last, after twice the
+   * dives; true when the plan is then optimal.
+   */
+  private prove(): bool {
+    const inst = this.inst;
+    const best = this.best!;
+    if (this.dives < this.proofAfterDives || inst.nT != 1 || !inst.integral || best.unplaced > 0 || this.budget.expired()) return false;
+    const w = inst.weight[0];
+    const bars = best.bars.length;
+    if (Math.abs(best.objective - this.lowerBound - w) > 1e-9 * Math.max(1.0, best.objective)) return false;
+    if (inst.qty[0] >= 0 && inst.qty[0] < bars - 1) return false;
+    const pieces = Prover.pieces(inst);
+    if (pieces > PROOF_PIECES) return false;
+    if (this.prover === null) this.prover = this.newProver(pieces);
+    const pr = this.prover!;
+    const st = pr.run(best.bars, bars - 1, this.proofBudget, PROOF_PRICING_NODES, this.budget.deadline);
+    if (this.proofBudget < (1 << 29)) {
+      this.proofBudget *= 2;
+      this.proofAfterDives *= 2;
+    }
+    // The proof's pivots count with the LP's (the iterations users see).
+    this.master.pivots += pr.pivots - this.proofPivots;
+    this.proofPivots = pr.pivots;
+    this.proofNodes = pr.nodes;
+    if (pr.timedOut) this.stoppedByDeadline = true;
+    if (st == PROOF_PROVEN) this.lowerBound = best.objective;
+    else if (st == PROOF_FOUND) {
+      const p = new Plan();
+      for (let k = 0; k < pr.found.length; k++) p.bars.push(pr.found[k]);
+      this.offer(p);
+    }
+    return this.optimal();
+  }
+
+  /** The proof's prover, its column pool started with the LP's patterns. */
+  private newProver(pieces: i32): Prover {
+    const inst = this.inst;
+    const pr = new Prover(inst, 0, pieces);
+    const mp = this.master;
+    const items = new Int32Array(inst.nI);
+    const counts = new Int32Array(inst.nI);
+    for (let p = 0; p < mp.poolSize; p++) {
+      const s = mp.patStart.data[p], e = mp.patStart.data[p + 1];
+      for (let a = s; a < e; a++) {
+        items[a - s] = mp.patItem.data[a];
+        counts[a - s] = mp.patCnt.data[a];
+      }
+      pr.seedPattern(items, counts, e - s);
+    }
+    return pr;
   }
 
   /** Bar elimination from the best plan when it uses one stock row; offers what it finds. */

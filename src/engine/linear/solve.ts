@@ -91,6 +91,7 @@ function decodeLinear(out: Float64Array, startedAt: number, calledAt: number): L
       pricings: out[F.O_PRICINGS]!,
       rootPivots: out[F.O_ROOT_PIVOTS]!,
       coldSolves: out[F.O_COLD_SOLVES]!,
+      proofNodes: out[F.O_PROOF_NODES]!,
     },
   };
 }

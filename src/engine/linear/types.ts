@@ -61,5 +61,7 @@ export interface LinearSolution {
     rootPivots: number;
     /** LP solves from scratch after the first (a warm re-solve from a basis was not possible). */
     coldSolves: number;
+    /** Branch-and-price nodes of the proof that one bar fewer is impossible (0 when it did not run). */
+    proofNodes: number;
   };
 }

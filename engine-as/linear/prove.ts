@@ -1,0 +1,709 @@
+// Long (over 400 lines) because the proof's LP, its pricing and its search tree share the node's branching state.
+// A proof that a one-stock-row job needs more than k bars, for when the best plan is one bar
+// above the rounded-up LP bound: a complete branch-and-price with Ryan-Foster branching.
+// Rows are single pieces (demand 1 each), columns sets of pieces that fit a bar. A node
+// either keeps two pieces together (every column holds both or neither) or apart (no column
+// holds both); every packing into k bars lies in one of the two children, so a tree whose
+// every leaf has an LP bound above k proves that no k-bar packing exists.
+// The LP is a revised simplex with a dense basis inverse over all pieces at every node: a
+// column a node forbids keeps its place but costs FORBIDDEN, so a child starts from its
+// parent's basis, still primal feasible, and the primal simplex drives such columns out.
+// Pricing is a branch-and-bound knapsack over the node's groups of pieces kept together,
+// with the pairs kept apart as conflicts. Every bound is a Farley bound (duals scaled by the
+// best column's value), valid whatever the basis, so a node is pruned as soon as it exceeds k.
+
+import { Instance } from "./instance";
+import { Bar } from "./plan";
+import { sizeOrder } from "./heuristic";
+import { I32Vec } from "../common/arrays";
+import { now } from "../common/clock";
+import { subScaledRow } from "./master";
+
+export const PROOF_PROVEN: i32 = 0;
+/** A packing into k bars was found (see Prover.found). */
+export const PROOF_FOUND: i32 = 1;
+/** Out of effort or time, or the LP could not go on: nothing is claimed. */
+export const PROOF_OPEN: i32 = 2;
+
+/** Cost of a column the node forbids: above any bar count the LP can reach. */
+const FORBIDDEN: f64 = 1e4;
+const RC_TOL: f64 = 1e-9;
+const PIV_TOL: f64 = 1e-9;
+/** An LP above k by more than this proves the node. */
+const BOUND_TOL: f64 = 1e-6;
+const REFACTOR_EVERY: i32 = 100;
+/** Simplex iterations a node may take before the proof gives up (a safeguard against cycling). */
+const MAX_NODE_PIVOTS: i32 = 20000;
+/** Saved basis inverses (one per depth) may take this many bytes; deeper nodes refactor. */
+const SAVED_BYTES: f64 = 64e6;
+
+/** What solving a node's LP found. */
+const LP_PRUNED: i32 = 0;
+const LP_INTEGER: i32 = 1;
+const LP_NEEDS_BRANCH: i32 = 2;
+const LP_GAVE_UP: i32 = 3;
+
+@inline function perturbation(r: i32): f64 {
+  return 1e-7 * (1.0 + <f64>((<u32>r * 2654435761) % 1000) / 1000.0);
+}
+
+export class Prover {
+  inst: Instance;
+  t: i32;
+  n: i32 = 0;
+  /** Piece p is one of item pieceItem[p], of length size[p] (pieces by decreasing length). */
+  pieceItem: Int32Array = new Int32Array(0);
+  firstPiece: Int32Array = new Int32Array(0);
+  size: Float64Array = new Float64Array(0);
+  cap: f64;
+  k: i32 = 0;
+  // Column pool: pieces colPiece[colStart[c] .. colStart[c + 1]).
+  colStart: I32Vec = new I32Vec(256);
+  colPiece: I32Vec = new I32Vec(1024);
+  seen: Map<u64, i32> = new Map<u64, i32>();
+  valid: Uint8Array = new Uint8Array(256);
+  // Basis: column per row (>= 0) or -(r + 1) for the surplus of row r.
+  binv: Float64Array = new Float64Array(0);
+  basis: Int32Array = new Int32Array(0);
+  cB: Float64Array = new Float64Array(0);
+  xB: Float64Array = new Float64Array(0);
+  b: Float64Array = new Float64Array(0);
+  y: Float64Array = new Float64Array(0);
+  u: Float64Array = new Float64Array(0);
+  sincePivot: i32 = 0;
+  // Branching decisions on the path to the node: pieces decA/decB, together (1) or apart (0).
+  decA: I32Vec = new I32Vec(64);
+  decB: I32Vec = new I32Vec(64);
+  decT: I32Vec = new I32Vec(64);
+  // The node's groups: group[p] is the representative piece of p's group.
+  group: Int32Array = new Int32Array(0);
+  groupSize: Int32Array = new Int32Array(0);
+  groupLen: Float64Array = new Float64Array(0);
+  /** conflict[g * n + h]: representatives g and h kept apart. */
+  conflict: Uint8Array = new Uint8Array(0);
+  /** The same as lists: the groups kept apart from g are confList[confStart[g] .. confStart[g + 1]). */
+  confStart: Int32Array = new Int32Array(0);
+  confFill: Int32Array = new Int32Array(0);
+  confList: Int32Array = new Int32Array(16);
+  // Pricing scratch.
+  items: Int32Array = new Int32Array(0);
+  value: Float64Array = new Float64Array(0);
+  blocked: Int32Array = new Int32Array(0);
+  chosen: Int32Array = new Int32Array(0);
+  bestSet: Int32Array = new Int32Array(0);
+  nBest: i32 = 0;
+  bestValue: f64 = 0;
+  mark: Uint8Array = new Uint8Array(0);
+  together: Float64Array = new Float64Array(0);
+  scratch: Float64Array = new Float64Array(0);
+  // Saved states per depth.
+  savedBinv: Array<Float64Array> = new Array<Float64Array>();
+  savedBasis: Array<Int32Array> = new Array<Int32Array>();
+  maxSaved: i32;
+  // Effort and outcome.
+  nodes: i32 = 0;
+  pivots: i32 = 0;
+  pricingNodes: f64 = 0;
+  maxNodes: i32 = 0;
+  maxPricingNodes: f64 = 0;
+  deadline: f64 = 0;
+  timedOut: bool = false;
+  /** The bars of a k-bar packing, when one was found. */
+  found: Array<Bar> = new Array<Bar>();
+
+  constructor(inst: Instance, t: i32, pieces: i32) {
+    this.inst = inst;
+    this.t = t;
+    this.cap = inst.cap[t] + inst.eps;
+    const n = pieces;
+    this.n = n;
+    this.pieceItem = new Int32Array(n);
+    this.size = new Float64Array(n);
+    // Pieces by decreasing length, an item's pieces next to each other from firstPiece[i].
+    const order = sizeOrder(inst);
+    this.firstPiece = new Int32Array(inst.nI);
+    let p: i32 = 0;
+    for (let o = 0; o < order.length; o++) {
+      const i = order[o];
+      this.firstPiece[i] = inst.dem[i] > 0 ? p : -1;
+      for (let c = 0; c < inst.dem[i]; c++) {
+        this.pieceItem[p] = i;
+        this.size[p] = inst.size[i];
+        p++;
+      }
+    }
+    this.binv = new Float64Array(n * n);
+    this.basis = new Int32Array(n);
+    this.cB = new Float64Array(n);
+    this.xB = new Float64Array(n);
+    this.b = new Float64Array(n);
+    this.y = new Float64Array(n);
+    this.u = new Float64Array(n);
+    for (let r = 0; r < n; r++) this.b[r] = 1.0 + perturbation(r);
+    this.group = new Int32Array(n);
+    this.groupSize = new Int32Array(n);
+    this.groupLen = new Float64Array(n);
+    this.conflict = new Uint8Array(n * n);
+    this.confStart = new Int32Array(n + 1);
+    this.confFill = new Int32Array(n);
+    this.items = new Int32Array(n);
+    this.value = new Float64Array(n);
+    this.blocked = new Int32Array(n);
+    this.chosen = new Int32Array(n);
+    this.bestSet = new Int32Array(n);
+    this.mark = new Uint8Array(n);
+    this.together = new Float64Array(n * n);
+    this.scratch = new Float64Array(n * n);
+    this.maxSaved = <i32>(SAVED_BYTES / (<f64>n * <f64>n * 8.0 + 1.0));
+    this.colStart.push(0);
+  }
+
+  /** Pieces needed: the total demand of the job. */
+  static pieces(inst: Instance): i32 {
+    let n: i32 = 0;
+    for (let i = 0; i < inst.nI; i++) n += inst.dem[i];
+    return n;
+  }
+
+  /**
+   * Adds a pattern given as item counts (c pieces of item i: the item's first c pieces) to
+   * the pool: the search's columns and plans are good columns to start from.
+   */
+  seedPattern(items: Int32Array, counts: Int32Array, len: i32): void {
+    const set = new Array<i32>();
+    let load: f64 = 0;
+    for (let a = 0; a < len; a++) {
+      const p0 = this.firstPiece[items[a]];
+      if (p0 < 0) return;
+      for (let c = 0; c < counts[a]; c++) {
+        const p = p0 + c;
+        if (p >= this.n || this.pieceItem[p] != items[a]) return;
+        set.push(p);
+        load += this.size[p];
+      }
+    }
+    if (set.length == 0 || load > this.cap) return;
+    this.addColumn(set);
+  }
+
+  private addColumn(set: Array<i32>): i32 {
+    set.sort((a: i32, b: i32): i32 => a - b);
+    let h: u64 = 0xcbf29ce484222325;
+    for (let a = 0; a < set.length; a++) h = (h ^ <u64>set[a]) * 0x100000001b3;
+    if (this.seen.has(h)) {
+      const c = this.seen.get(h);
+      if (this.sameColumn(c, set)) return c;
+    }
+    const c = this.colStart.len - 1;
+    for (let a = 0; a < set.length; a++) this.colPiece.push(set[a]);
+    this.colStart.push(this.colPiece.len);
+    this.seen.set(h, c);
+    if (this.valid.length <= c) {
+      const v = new Uint8Array(this.valid.length << 1);
+      v.set(this.valid);
+      this.valid = v;
+    }
+    this.valid[c] = 1;
+    return c;
+  }
+
+  private sameColumn(c: i32, set: Array<i32>): bool {
+    const s = this.colStart.data[c], e = this.colStart.data[c + 1];
+    if (e - s != set.length) return false;
+    for (let a = 0; a < set.length; a++) if (this.colPiece.data[s + a] != set[a]) return false;
+    return true;
+  }
+
+  /**
+   * Tries to prove that no packing into k bars exists, from the tree's root, within maxNodes
+   * more tree nodes, maxPricingNodes knapsack nodes in all, and the deadline. May run again
+   * (with a larger node budget): the column pool carries over.
+   */
+  run(plan: Array<Bar>, k: i32, maxNodes: i32, maxPricingNodes: f64, deadline: f64): i32 {
+    this.k = k;
+    this.maxNodes = this.nodes + maxNodes;
+    this.maxPricingNodes = maxPricingNodes;
+    this.deadline = deadline;
+    this.decA.clear();
+    this.decB.clear();
+    this.decT.clear();
+    if (this.n == 0 || !this.startFrom(plan)) return PROOF_OPEN;
+    return this.node(0);
+  }
+
+  /**
+   * The first basis: the plan's bars, each basic on the row of its piece with the largest
+   * (perturbed) demand, every other row basic in its surplus (then non-negative): a permuted
+   * triangular basis, never singular, as good as the plan.
+   */
+  private startFrom(plan: Array<Bar>): bool {
+    const n = this.n;
+    for (let r = 0; r < n; r++) this.basis[r] = -(r + 1);
+    // Pieces of each item handed out in order.
+    const next = this.firstPiece.slice();
+    for (let q = 0; q < plan.length; q++) {
+      const bar = plan[q];
+      const set = new Array<i32>();
+      for (let j = 0; j < bar.n; j++) {
+        const i = bar.items[j];
+        const p = next[i];
+        if (p < 0 || p >= n || this.pieceItem[p] != i) return false;
+        set.push(p);
+        next[i] = p + 1;
+      }
+      if (set.length == 0) continue;
+      let row = set[0];
+      for (let a = 1; a < set.length; a++) if (this.b[set[a]] > this.b[row]) row = set[a];
+      this.basis[row] = this.addColumn(set);
+    }
+    this.sincePivot = REFACTOR_EVERY;
+    return true;
+  }
+
+  /** Solves a node's LP, prunes or branches on a pair of groups; returns the outcome of its subtree. */
+  private node(depth: i32): i32 {
+    if (++this.nodes > this.maxNodes) return PROOF_OPEN;
+    this.setGroups();
+    const st = this.solveLp();
+    if (st != LP_NEEDS_BRANCH) return st == LP_PRUNED ? PROOF_PROVEN : st == LP_INTEGER ? PROOF_FOUND : PROOF_OPEN;
+    // Ryan-Foster on a pair of groups the LP keeps together only in part.
+    const pair = this.branchPair();
+    if (pair < 0) return PROOF_OPEN;
+    const a = pair / this.n, c = pair % this.n;
+    this.save(depth);
+    for (let side = 1; side >= 0; side--) {
+      if (side == 0) this.restore(depth);
+      this.decA.push(a);
+      this.decB.push(c);
+      this.decT.push(side);
+      const r = this.node(depth + 1);
+      this.decA.len--;
+      this.decB.len--;
+      this.decT.len--;
+      if (r != PROOF_PROVEN) return r;
+    }
+    return PROOF_PROVEN;
+  }
+
+  /** Groups (union of pieces kept together), conflicts between groups, and column validity. */
+  private setGroups(): void {
+    const n = this.n;
+    const g = this.group;
+    for (let p = 0; p < n; p++) g[p] = p;
+    for (let d = 0; d < this.decA.len; d++) {
+      if (this.decT.data[d] == 0) continue;
+      const ra = this.find(this.decA.data[d]), rb = this.find(this.decB.data[d]);
+      if (ra != rb) g[ra < rb ? rb : ra] = ra < rb ? ra : rb;
+    }
+    for (let p = 0; p < n; p++) g[p] = this.find(p);
+    for (let p = 0; p < n; p++) {
+      this.groupSize[p] = 0;
+      this.groupLen[p] = 0;
+    }
+    for (let p = 0; p < n; p++) {
+      this.groupSize[g[p]]++;
+      this.groupLen[g[p]] += this.size[p];
+    }
+    this.conflict.fill(0);
+    const start = this.confStart;
+    start.fill(0);
+    for (let d = 0; d < this.decA.len; d++) {
+      if (this.decT.data[d] != 0) continue;
+      const ra = g[this.decA.data[d]], rb = g[this.decB.data[d]];
+      if (this.conflict[ra * n + rb] != 0) continue;
+      this.conflict[ra * n + rb] = 1;
+      this.conflict[rb * n + ra] = 1;
+      start[ra + 1]++;
+      start[rb + 1]++;
+    }
+    // Each group's conflicts as a list (the pricing walks them at every knapsack node).
+    for (let p = 0; p < n; p++) start[p + 1] += start[p];
+    if (this.confList.length < start[n]) this.confList = new Int32Array(start[n] * 2);
+    for (let p = 0; p < n; p++) this.confFill[p] = start[p];
+    for (let ga = 0; ga < n; ga++) {
+      if (g[ga] != ga || start[ga + 1] == start[ga]) continue;
+      for (let gb = 0; gb < n; gb++) if (this.conflict[ga * n + gb] != 0) this.confList[this.confFill[ga]++] = gb;
+    }
+    const nc = this.colStart.len - 1;
+    for (let c = 0; c < nc; c++) this.valid[c] = this.allowed(c) ? 1 : 0;
+    for (let k = 0; k < n; k++) {
+      const col = this.basis[k];
+      if (col >= 0) this.cB[k] = this.valid[col] != 0 ? 1.0 : FORBIDDEN;
+    }
+  }
+
+  private find(p: i32): i32 {
+    const g = this.group;
+    while (g[p] != p) {
+      g[p] = g[g[p]];
+      p = g[p];
+    }
+    return p;
+  }
+
+  /** A column the node allows: whole groups only, no two groups kept apart. */
+  private allowed(c: i32): bool {
+    const n = this.n;
+    const s = this.colStart.data[c], e = this.colStart.data[c + 1];
+    const g = this.group;
+    // Count the column's pieces per group in `blocked` (scratch), then compare with the groups.
+    let ok = true;
+    for (let a = s; a < e; a++) this.blocked[g[this.colPiece.data[a]]]++;
+    for (let a = s; a < e && ok; a++) {
+      const ga = g[this.colPiece.data[a]];
+      if (this.blocked[ga] != this.groupSize[ga]) ok = false;
+      for (let b = a + 1; b < e && ok; b++) if (this.conflict[ga * n + g[this.colPiece.data[b]]] != 0) ok = false;
+    }
+    for (let a = s; a < e; a++) this.blocked[g[this.colPiece.data[a]]] = 0;
+    return ok;
+  }
+
+  private computeX(): void {
+    const n = this.n;
+    for (let k = 0; k < n; k++) {
+      let v: f64 = 0;
+      const o = k * n;
+      for (let r = 0; r < n; r++) v += unchecked(this.binv[o + r]) * unchecked(this.b[r]);
+      this.xB[k] = v;
+    }
+  }
+
+  private computeY(): void {
+    const n = this.n;
+    for (let r = 0; r < n; r++) this.y[r] = 0;
+    for (let k = 0; k < n; k++) {
+      const c = this.cB[k];
+      if (c == 0) continue;
+      const o = k * n;
+      for (let r = 0; r < n; r++) unchecked((this.y[r] += c * this.binv[o + r]));
+    }
+  }
+
+  /**
+   * The primal simplex with column generation at a node. Returns LP_PRUNED (bound above k),
+   * LP_INTEGER (a k-bar packing, in `found`), LP_NEEDS_BRANCH or LP_GAVE_UP.
+   */
+  private solveLp(): i32 {
+    const n = this.n;
+    if (this.sincePivot >= REFACTOR_EVERY) {
+      if (!this.refactor()) return LP_GAVE_UP;
+    } else this.computeY();
+    for (let iter: i32 = 0; ; iter++) {
+      if ((iter & 15) == 15 && now() >= this.deadline) {
+        this.timedOut = true;
+        return LP_GAVE_UP;
+      }
+      if (iter > MAX_NODE_PIVOTS) return LP_GAVE_UP;
+      if (this.sincePivot >= REFACTOR_EVERY) {
+        if (!this.refactor()) return LP_GAVE_UP;
+      }
+      let enter: i32 = -2147483647;
+      let best: f64 = -RC_TOL;
+      for (let r = 0; r < n; r++) {
+        if (this.y[r] < best) {
+          best = this.y[r];
+          enter = -(r + 1);
+        }
+      }
+      const nc = this.colStart.len - 1;
+      for (let c = 0; c < nc; c++) {
+        if (this.valid[c] == 0) continue;
+        let v: f64 = 0;
+        const e = this.colStart.data[c + 1];
+        for (let a = this.colStart.data[c]; a < e; a++) v += unchecked(this.y[this.colPiece.data[a]]);
+        const rc = 1.0 - v;
+        if (rc < best) {
+          best = rc;
+          enter = c;
+        }
+      }
+      if (enter == -2147483647) {
+        // Pricing: the best column under the node's groups and conflicts, and the Farley bound.
+        if (!this.price()) return LP_GAVE_UP;
+        let dual: f64 = 0;
+        for (let r = 0; r < n; r++) if (this.y[r] > 0) dual += this.y[r];
+        const bound = dual / Math.max(1.0, this.bestValue);
+        if (bound > <f64>this.k + BOUND_TOL) return LP_PRUNED;
+        if (this.bestValue <= 1.0 + RC_TOL) return this.settle();
+        const set = new Array<i32>();
+        for (let a = 0; a < this.nBest; a++) {
+          const g = this.bestSet[a];
+          for (let p = 0; p < n; p++) if (this.group[p] == g) set.push(p);
+        }
+        enter = this.addColumn(set);
+        this.valid[enter] = 1;
+        best = 1.0 - this.bestValue;
+      }
+      if (!this.pivotIn(enter, best)) return LP_GAVE_UP;
+    }
+    return LP_GAVE_UP;
+  }
+
+  /** Brings column `enter` into the basis; false when the ratio test finds no row (numerical trouble). */
+  private pivotIn(enter: i32, rc: f64): bool {
+    const n = this.n;
+    const u = this.u;
+    const binv = this.binv;
+    if (enter >= 0) {
+      for (let k = 0; k < n; k++) u[k] = 0;
+      const e = this.colStart.data[enter + 1];
+      for (let a = this.colStart.data[enter]; a < e; a++) {
+        const r = this.colPiece.data[a];
+        for (let k = 0; k < n; k++) unchecked((u[k] += binv[k * n + r]));
+      }
+    } else {
+      const r = -enter - 1;
+      for (let k = 0; k < n; k++) u[k] = -binv[k * n + r];
+    }
+    let l: i32 = -1;
+    let ratio: f64 = Infinity;
+    for (let k = 0; k < n; k++) {
+      if (u[k] > PIV_TOL) {
+        const q = this.xB[k] / u[k];
+        if (q < ratio - 1e-12 || (q < ratio + 1e-12 && l >= 0 && u[k] > u[l])) {
+          ratio = q;
+          l = k;
+        }
+      }
+    }
+    if (l < 0) return false;
+    const piv = u[l];
+    const ol = l * n;
+    for (let r = 0; r < n; r++) unchecked((binv[ol + r] /= piv));
+    const rowL = binv.dataStart + (<usize>ol << 3);
+    for (let k = 0; k < n; k++) {
+      if (k == l) continue;
+      const f = unchecked(u[k]);
+      if (f == 0) continue;
+      subScaledRow(binv.dataStart + (<usize>(k * n) << 3), rowL, f, 0, n, true);
+      unchecked((this.xB[k] -= f * ratio));
+    }
+    this.xB[l] = ratio;
+    const cost: f64 = enter >= 0 ? (this.valid[enter] != 0 ? 1.0 : FORBIDDEN) : 0.0;
+    this.basis[l] = enter;
+    this.cB[l] = cost;
+    this.pivots++;
+    this.sincePivot++;
+    // y' = y + rc * (row l of the new inverse): O(n), not O(n^2).
+    for (let r = 0; r < n; r++) unchecked((this.y[r] += rc * binv[ol + r]));
+    return true;
+  }
+
+  /** Rebuilds the basis inverse from the basic columns (Gauss-Jordan, partial pivoting). */
+  private refactor(): bool {
+    const n = this.n;
+    const a = this.scratch;
+    a.fill(0);
+    for (let k = 0; k < n; k++) {
+      const col = this.basis[k];
+      if (col >= 0) {
+        const e = this.colStart.data[col + 1];
+        for (let q = this.colStart.data[col]; q < e; q++) a[this.colPiece.data[q] * n + k] = 1.0;
+      } else a[(-col - 1) * n + k] = -1.0;
+    }
+    const inv = this.binv;
+    inv.fill(0);
+    for (let r = 0; r < n; r++) inv[r * n + r] = 1.0;
+    for (let c = 0; c < n; c++) {
+      let pr = -1;
+      let big: f64 = 1e-9;
+      for (let r = c; r < n; r++) if (Math.abs(a[r * n + c]) > big) { big = Math.abs(a[r * n + c]); pr = r; }
+      if (pr < 0) return false;
+      if (pr != c) {
+        for (let q = 0; q < n; q++) {
+          let t = a[c * n + q]; a[c * n + q] = a[pr * n + q]; a[pr * n + q] = t;
+          t = inv[c * n + q]; inv[c * n + q] = inv[pr * n + q]; inv[pr * n + q] = t;
+        }
+      }
+      const d = a[c * n + c];
+      for (let q = 0; q < n; q++) { a[c * n + q] /= d; inv[c * n + q] /= d; }
+      const ac = a.dataStart + (<usize>(c * n) << 3), ic = inv.dataStart + (<usize>(c * n) << 3);
+      for (let r = 0; r < n; r++) {
+        if (r == c) continue;
+        const f = a[r * n + c];
+        if (f == 0) continue;
+        subScaledRow(a.dataStart + (<usize>(r * n) << 3), ac, f, c, n, true);
+        subScaledRow(inv.dataStart + (<usize>(r * n) << 3), ic, f, 0, n, true);
+      }
+    }
+    this.sincePivot = 0;
+    this.computeX();
+    for (let k = 0; k < n; k++) if (this.xB[k] < -1e-7) return false; else if (this.xB[k] < 0) this.xB[k] = 0;
+    this.computeY();
+    return true;
+  }
+
+  /**
+   * The node's LP is optimal and at most k: a k-bar packing when its solution is whole,
+   * else a branching is needed.
+   */
+  private settle(): i32 {
+    const n = this.n;
+    let whole = true;
+    for (let k = 0; k < n; k++) {
+      const col = this.basis[k];
+      const x = this.xB[k];
+      if (col < 0 || x <= 1e-6) continue;
+      if (this.valid[col] == 0) return LP_GAVE_UP;
+      if (Math.abs(x - 1.0) > 1e-6) whole = false;
+    }
+    if (!whole) return LP_NEEDS_BRANCH;
+    // Whole columns cover every piece: each piece goes into the first bar that holds it.
+    this.mark.fill(0);
+    this.found.length = 0;
+    for (let k = 0; k < n; k++) {
+      const col = this.basis[k];
+      if (col < 0 || this.xB[k] <= 1e-6) continue;
+      const bar = new Bar(this.t);
+      const e = this.colStart.data[col + 1];
+      for (let a = this.colStart.data[col]; a < e; a++) {
+        const p = this.colPiece.data[a];
+        if (this.mark[p] != 0) continue;
+        this.mark[p] = 1;
+        bar.add(this.pieceItem[p], this.size[p]);
+      }
+      if (bar.n > 0) this.found.push(bar);
+    }
+    for (let p = 0; p < n; p++) if (this.mark[p] == 0) return LP_GAVE_UP;
+    return this.found.length <= this.k ? LP_INTEGER : LP_PRUNED;
+  }
+
+  /**
+   * The pair of groups (as a * n + c) whose together-value (the LP's bars holding both) is
+   * fractional, the one with the longest pieces (deciding long pieces first cuts the tree far
+   * more than the pair closest to one half); -1 when there is none.
+   */
+  private branchPair(): i32 {
+    const n = this.n;
+    const tg = this.together;
+    const touched = new Array<i32>();
+    for (let k = 0; k < n; k++) {
+      const col = this.basis[k];
+      const x = this.xB[k];
+      if (col < 0 || x <= 1e-9) continue;
+      const s = this.colStart.data[col], e = this.colStart.data[col + 1];
+      for (let a = s; a < e; a++) {
+        const ga = this.group[this.colPiece.data[a]];
+        for (let b = a + 1; b < e; b++) {
+          const gb = this.group[this.colPiece.data[b]];
+          if (ga == gb) continue;
+          const key = ga < gb ? ga * n + gb : gb * n + ga;
+          if (tg[key] == 0) touched.push(key);
+          tg[key] += x;
+        }
+      }
+    }
+    let pick: i32 = -1;
+    let longest: f64 = 0;
+    for (let q = 0; q < touched.length; q++) {
+      const key = touched[q];
+      const v = tg[key];
+      if (v < 1e-6 || v > 1.0 - 1e-6) continue;
+      const len = this.groupLen[key / n] + this.groupLen[key % n];
+      if (len > longest || (len == longest && key < pick)) {
+        longest = len;
+        pick = key;
+      }
+    }
+    for (let q = 0; q < touched.length; q++) tg[touched[q]] = 0;
+    return pick;
+  }
+
+  /**
+   * The most valuable column (duals y, clipped at 0) under the node's groups and conflicts,
+   * by branch and bound over groups by value per length; bestValue is its value (or 1 when
+   * none is worth more). False when the knapsack effort runs out.
+   */
+  private price(): bool {
+    const n = this.n;
+    let m: i32 = 0;
+    for (let p = 0; p < n; p++) this.value[p] = 0;
+    for (let p = 0; p < n; p++) if (this.y[p] > 0) this.value[this.group[p]] += this.y[p];
+    for (let g = 0; g < n; g++) {
+      if (this.group[g] != g || this.value[g] <= 1e-12 || this.groupLen[g] > this.cap) continue;
+      this.items[m++] = g;
+    }
+    // By value per length, decreasing (insertion sort: m is a few hundred at most).
+    const items = this.items;
+    for (let a = 1; a < m; a++) {
+      const v = items[a];
+      const rv = this.value[v] / this.groupLen[v];
+      let j = a - 1;
+      while (j >= 0 && this.value[items[j]] / this.groupLen[items[j]] < rv) {
+        items[j + 1] = items[j];
+        j--;
+      }
+      items[j + 1] = v;
+    }
+    this.bestValue = 1.0 + RC_TOL;
+    this.nBest = 0;
+    for (let g = 0; g < n; g++) this.blocked[g] = 0;
+    this.branch(0, m, this.cap, 0.0, 0);
+    if (this.pricingNodes > this.maxPricingNodes) return false;
+    if (this.nBest == 0) this.bestValue = 1.0;
+    return true;
+  }
+
+  private branch(from: i32, m: i32, room: f64, val: f64, depth: i32): void {
+    if (++this.pricingNodes > this.maxPricingNodes) return;
+    // The knapsack can take long on its own: it watches the deadline too.
+    if ((<i64>this.pricingNodes & 4095) == 0 && now() >= this.deadline) {
+      this.timedOut = true;
+      this.maxPricingNodes = this.pricingNodes - 1;
+      return;
+    }
+    if (val > this.bestValue) {
+      this.bestValue = val;
+      this.nBest = depth;
+      for (let a = 0; a < depth; a++) this.bestSet[a] = this.chosen[a];
+    }
+    if (this.fill(from, m, room, val) <= this.bestValue + 1e-12) return;
+    for (let a = from; a < m; a++) {
+      const g = this.items[a];
+      if (this.blocked[g] != 0 || this.groupLen[g] > room) continue;
+      this.chosen[depth] = g;
+      const cs = unchecked(this.confStart[g]), ce = unchecked(this.confStart[g + 1]);
+      for (let q = cs; q < ce; q++) unchecked(this.blocked[this.confList[q]]++);
+      this.branch(a + 1, m, room - this.groupLen[g], val + this.value[g], depth + 1);
+      for (let q = cs; q < ce; q++) unchecked(this.blocked[this.confList[q]]--);
+      if (this.pricingNodes > this.maxPricingNodes) return;
+      // The bound without g and the items before it.
+      if (this.fill(a + 1, m, room, val) <= this.bestValue + 1e-12) return;
+    }
+  }
+
+  /** Dantzig bound: val plus items[from..m) not blocked filled into room fractionally by value per length. */
+  private fill(from: i32, m: i32, room: f64, val: f64): f64 {
+    let ub = val;
+    let left = room;
+    for (let a = from; a < m; a++) {
+      const g = unchecked(this.items[a]);
+      if (unchecked(this.blocked[g]) != 0) continue;
+      const len = unchecked(this.groupLen[g]);
+      if (len <= left) {
+        left -= len;
+        ub += unchecked(this.value[g]);
+      } else return ub + unchecked(this.value[g]) * (left / len);
+    }
+    return ub;
+  }
+
+  /** Keeps the node's basis for its second child. */
+  private save(depth: i32): void {
+    const n = this.n;
+    while (this.savedBasis.length <= depth) {
+      this.savedBasis.push(new Int32Array(n));
+      this.savedBinv.push(this.savedBinv.length < this.maxSaved ? new Float64Array(n * n) : new Float64Array(0));
+    }
+    this.savedBasis[depth].set(this.basis);
+    if (this.savedBinv[depth].length > 0) this.savedBinv[depth].set(this.binv);
+  }
+
+  private restore(depth: i32): void {
+    this.basis.set(this.savedBasis[depth]);
+    if (this.savedBinv[depth].length > 0) {
+      this.binv.set(this.savedBinv[depth]);
+      this.computeX();
+    } else this.sincePivot = REFACTOR_EVERY;
+  }
+}
