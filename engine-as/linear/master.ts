@@ -9,6 +9,7 @@
 
 import { Instance } from "./instance";
 import { Knapsack } from "./knapsack";
+import { invert, perturbation, subScaledRow } from "./dense";
 import { F64Vec, I32Vec } from "../common/arrays";
 import { now } from "../common/clock";
 
@@ -24,37 +25,9 @@ export const LP_BOUNDED: i32 = 3;
 
 const RC_TOL: f64 = 1e-9;
 const PIV_TOL: f64 = 1e-9;
-/** Basis inverse entries below this are flushed to 0. */
-const TINY: f64 = 1e-14;
 const REFACTOR_EVERY: i32 = 100;
 /** Weight of the stability centre in the smoothed pricing duals (0 = no smoothing). */
 const SMOOTHING: f64 = 0.5;
-
-/** A tiny distinct amount added to each demand: no degenerate pivots (and no cycling). */
-@inline function perturbation(r: i32): f64 {
-  return 1e-7 * (1.0 + <f64>((<u32>r * 2654435761) % 1000) / 1000.0);
-}
-
-/**
- * dst[j] -= f * src[j] for j in [from, to), two values per step (SIMD). With `flush`, tiny
- * results become 0: subnormal floats make every later pass many times slower.
- */
-@inline
-export function subScaledRow(dst: usize, src: usize, f: f64, from: i32, to: i32, flush: bool): void {
-  const fv = f64x2.splat(f);
-  const tiny = f64x2.splat(TINY);
-  let j = from;
-  for (; j + 1 < to; j += 2) {
-    const o = <usize>j << 3;
-    const v = f64x2.sub(v128.load(dst + o), f64x2.mul(fv, v128.load(src + o)));
-    v128.store(dst + o, flush ? v128.andnot(v, f64x2.lt(f64x2.abs(v), tiny)) : v);
-  }
-  if (j < to) {
-    const o = <usize>j << 3;
-    const v = load<f64>(dst + o) - f * load<f64>(src + o);
-    store<f64>(dst + o, flush && Math.abs(v) < TINY ? 0 : v);
-  }
-}
 
 export class Master {
   inst: Instance;
@@ -831,12 +804,8 @@ export class Master {
     }
     const a = this.fa;
     const inv = this.fi;
-    for (let k = 0; k < mm; k++) {
-      unchecked((a[k] = 0));
-      unchecked((inv[k] = 0));
-    }
+    for (let k = 0; k < mm; k++) unchecked((a[k] = 0));
     for (let k = 0; k < m; k++) {
-      inv[k * m + k] = 1;
       const col = this.basis[k];
       if (col < -m) {
         a[this.exSmall[-col - m - 1] * m + k] = 1;
@@ -853,34 +822,7 @@ export class Master {
         if (r >= 0) a[r * m + k] = <f64>this.patCnt.data[q];
       }
     }
-    const ad = a.dataStart;
-    for (let c = 0; c < m; c++) {
-      let p = c;
-      let best = Math.abs(load<f64>(ad + (<usize>(c * m + c) << 3)));
-      for (let r = c + 1; r < m; r++) {
-        const v = Math.abs(load<f64>(ad + (<usize>(r * m + c) << 3)));
-        if (v > best) { best = v; p = r; }
-      }
-      if (best < 1e-12) return false; // singular: keep the product-form inverse
-      if (p != c) {
-        for (let j = 0; j < m; j++) {
-          let t = unchecked(a[c * m + j]); unchecked((a[c * m + j] = a[p * m + j])); unchecked((a[p * m + j] = t));
-          t = unchecked(inv[c * m + j]); unchecked((inv[c * m + j] = inv[p * m + j])); unchecked((inv[p * m + j] = t));
-        }
-      }
-      const d = unchecked(a[c * m + c]);
-      const cb = c * m;
-      for (let j = 0; j < m; j++) { unchecked((a[cb + j] /= d)); unchecked((inv[cb + j] /= d)); }
-      for (let r = 0; r < m; r++) {
-        if (r == c) continue;
-        const rb = r * m;
-        const f = load<f64>(ad + (<usize>(rb + c) << 3));
-        if (f == 0) continue;
-        // a's columns left of c are already eliminated: start at c.
-        subScaledRow(ad + (<usize>rb << 3), ad + (<usize>cb << 3), f, c, m, false);
-        subScaledRow(inv.dataStart + (<usize>rb << 3), inv.dataStart + (<usize>cb << 3), f, 0, m, true);
-      }
-    }
+    if (!invert(a, inv, m)) return false; // singular: keep the product-form inverse
     // inv is B^-1 with rows indexed by basis position.
     memory.copy(this.binv.dataStart, inv.dataStart, <usize>mm << 3);
     for (let k = 0; k < m; k++) {

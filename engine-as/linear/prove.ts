@@ -16,8 +16,9 @@ import { Instance } from "./instance";
 import { Bar } from "./plan";
 import { sizeOrder } from "./heuristic";
 import { I32Vec } from "../common/arrays";
+import { findRoot } from "../common/union-find";
 import { now } from "../common/clock";
-import { subScaledRow } from "./master";
+import { invert, perturbation, subScaledRow } from "./dense";
 
 export const PROOF_PROVEN: i32 = 0;
 /** A packing into k bars was found (see Prover.found). */
@@ -42,10 +43,6 @@ const LP_PRUNED: i32 = 0;
 const LP_INTEGER: i32 = 1;
 const LP_NEEDS_BRANCH: i32 = 2;
 const LP_GAVE_UP: i32 = 3;
-
-@inline function perturbation(r: i32): f64 {
-  return 1e-7 * (1.0 + <f64>((<u32>r * 2654435761) % 1000) / 1000.0);
-}
 
 export class Prover {
   inst: Instance;
@@ -292,10 +289,10 @@ export class Prover {
     for (let p = 0; p < n; p++) g[p] = p;
     for (let d = 0; d < this.decA.len; d++) {
       if (this.decT.data[d] == 0) continue;
-      const ra = this.find(this.decA.data[d]), rb = this.find(this.decB.data[d]);
+      const ra = findRoot(this.group, this.decA.data[d]), rb = findRoot(this.group, this.decB.data[d]);
       if (ra != rb) g[ra < rb ? rb : ra] = ra < rb ? ra : rb;
     }
-    for (let p = 0; p < n; p++) g[p] = this.find(p);
+    for (let p = 0; p < n; p++) g[p] = findRoot(this.group, p);
     for (let p = 0; p < n; p++) {
       this.groupSize[p] = 0;
       this.groupLen[p] = 0;
@@ -330,15 +327,6 @@ export class Prover {
       const col = this.basis[k];
       if (col >= 0) this.cB[k] = this.valid[col] != 0 ? 1.0 : FORBIDDEN;
     }
-  }
-
-  private find(p: i32): i32 {
-    const g = this.group;
-    while (g[p] != p) {
-      g[p] = g[g[p]];
-      p = g[p];
-    }
-    return p;
   }
 
   /** A column the node allows: whole groups only, no two groups kept apart. */
@@ -501,31 +489,7 @@ export class Prover {
         for (let q = this.colStart.data[col]; q < e; q++) a[this.colPiece.data[q] * n + k] = 1.0;
       } else a[(-col - 1) * n + k] = -1.0;
     }
-    const inv = this.binv;
-    inv.fill(0);
-    for (let r = 0; r < n; r++) inv[r * n + r] = 1.0;
-    for (let c = 0; c < n; c++) {
-      let pr = -1;
-      let big: f64 = 1e-9;
-      for (let r = c; r < n; r++) if (Math.abs(a[r * n + c]) > big) { big = Math.abs(a[r * n + c]); pr = r; }
-      if (pr < 0) return false;
-      if (pr != c) {
-        for (let q = 0; q < n; q++) {
-          let t = a[c * n + q]; a[c * n + q] = a[pr * n + q]; a[pr * n + q] = t;
-          t = inv[c * n + q]; inv[c * n + q] = inv[pr * n + q]; inv[pr * n + q] = t;
-        }
-      }
-      const d = a[c * n + c];
-      for (let q = 0; q < n; q++) { a[c * n + q] /= d; inv[c * n + q] /= d; }
-      const ac = a.dataStart + (<usize>(c * n) << 3), ic = inv.dataStart + (<usize>(c * n) << 3);
-      for (let r = 0; r < n; r++) {
-        if (r == c) continue;
-        const f = a[r * n + c];
-        if (f == 0) continue;
-        subScaledRow(a.dataStart + (<usize>(r * n) << 3), ac, f, c, n, true);
-        subScaledRow(inv.dataStart + (<usize>(r * n) << 3), ic, f, 0, n, true);
-      }
-    }
+    if (!invert(a, this.binv, n)) return false;
     this.sincePivot = 0;
     this.computeX();
     for (let k = 0; k < n; k++) if (this.xB[k] < -1e-7) return false; else if (this.xB[k] < 0) this.xB[k] = 0;

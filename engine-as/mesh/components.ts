@@ -7,6 +7,8 @@
 // cache-friendly, no edge hash table); they also give the open (1 use) and non-manifold (3+
 // uses) edge tallies.
 
+import { findRoot } from "../common/union-find";
+
 export class Components {
   faceComp: Int32Array;   // component per face, -1 for degenerate faces
   count: i32 = 0;
@@ -17,15 +19,6 @@ export class Components {
   constructor(faces: i32) {
     this.faceComp = new Int32Array(faces);
   }
-}
-
-function find(parent: Int32Array, a: i32): i32 {
-  while (unchecked(parent[a]) != a) {
-    const up = unchecked(parent[unchecked(parent[a])]);
-    unchecked(parent[a] = up);
-    a = up;
-  }
-  return a;
 }
 
 export function components(ids: Int32Array, vertices: i32, groups: Int32Array, pos: Float32Array, first: Int32Array): Components {
@@ -85,7 +78,7 @@ export function components(ids: Int32Array, vertices: i32, groups: Int32Array, p
       if (uses == 1) unchecked(openOf[f] = openOf[f] + 1);
       else if (uses == 2) {
         if (groups[g * 3 + 2] != 0 && other > f) {
-          const ra = find(parent, f), rb = find(parent, other);
+          const ra = findRoot(parent, f), rb = findRoot(parent, other);
           // Union by size keeps the trees shallow.
           if (ra != rb) {
             if (unchecked(size[ra]) < unchecked(size[rb])) { unchecked(parent[ra] = rb); unchecked(size[rb] = size[rb] + size[ra]); }
@@ -97,7 +90,7 @@ export function components(ids: Int32Array, vertices: i32, groups: Int32Array, p
         if (groups[g * 3 + 2] != 0) {
           const partner = closingFace(ids, pos, first, vStart, vFaces, faceGroup, f, k);
           if (partner >= 0) {
-            const ra = find(parent, f), rb = find(parent, partner);
+            const ra = findRoot(parent, f), rb = findRoot(parent, partner);
             if (ra != rb) {
               if (unchecked(size[ra]) < unchecked(size[rb])) { unchecked(parent[ra] = rb); unchecked(size[rb] = size[rb] + size[ra]); }
               else { unchecked(parent[rb] = ra); unchecked(size[ra] = size[ra] + size[rb]); }
@@ -122,7 +115,7 @@ export function components(ids: Int32Array, vertices: i32, groups: Int32Array, p
   let count = 0;
   for (let f = 0; f < faces; f++) {
     if (unchecked(degenerate[f])) { unchecked(out.faceComp[f] = -1); continue; }
-    const r = find(parent, f);
+    const r = findRoot(parent, f);
     if (unchecked(label[r]) < 0) unchecked(label[r] = count++);
     unchecked(out.faceComp[f] = label[r]);
   }

@@ -7,6 +7,7 @@
 import * as L from "./layout";
 import { seedFromF64 } from "../common/rng";
 import { sortByKey } from "../common/arrays";
+import { findRoot } from "../common/union-find";
 
 export const AXIS_X: i32 = 0;
 export const AXIS_Y: i32 = 1;
@@ -236,16 +237,6 @@ function cmpStockIdx(a: i32, b: i32): i32 {
 function cmpKeysIdx(a: i32, b: i32): i32 {
   const c = cmpKeys(a, b);
   return c != 0 ? c : a - b;
-}
-
-// Union-find over stock types.
-function find(p: Int32Array, x: i32): i32 {
-  while (unchecked(p[x]) != x) {
-    const g = unchecked(p[unchecked(p[x])]);
-    unchecked((p[x] = g));
-    x = g;
-  }
-  return x;
 }
 
 /** Decodes the flat input; null when the layout itself is broken (wrong version or length). */
@@ -548,8 +539,8 @@ export function decode(inp: Float64Array): Instance | null {
         anchor = s;
         continue;
       }
-      const a = find(parent, anchor);
-      const b = find(parent, s);
+      const a = findRoot(parent, anchor);
+      const b = findRoot(parent, s);
       if (a != b) parent[a < b ? b : a] = a < b ? a : b;
     }
   }
@@ -557,7 +548,7 @@ export function decode(inp: Float64Array): Instance | null {
   let nC = 0;
   for (let t = 0; t < nT; t++) {
     if (firstStock[t] < 0) continue;
-    const root = find(parent, firstStock[t]);
+    const root = findRoot(parent, firstStock[t]);
     if (rootComp[root] < 0) rootComp[root] = nC++;
     inst.tComp[t] = rootComp[root];
   }
@@ -586,7 +577,7 @@ export function decode(inp: Float64Array): Instance | null {
   const stockComp = new Int32Array(nST).fill(-1);
   for (let s = 0; s < nST; s++) {
     if (useful[s] == 0) continue;
-    const c = rootComp[find(parent, s)];
+    const c = rootComp[findRoot(parent, s)];
     if (c < 0) continue;
     stockComp[s] = c;
     cStockStart[c + 1]++;

@@ -8,7 +8,10 @@ export interface Usage {
   computeSeconds: number;
 }
 
-/** The month a time is in, as "YYYY-MM". Every admitted call asks, so the current month is kept. */
+/** The month last asked for and the times it covers (every admitted call asks for the current one). */
+let known = { from: 0, until: 0, month: '' };
+
+/** The month a time is in, as "YYYY-MM". */
 export function monthOf(time: number): string {
   if (time >= known.from && time < known.until) return known.month;
   const date = new Date(time);
@@ -16,7 +19,6 @@ export function monthOf(time: number): string {
   known = { from: Date.UTC(year, month, 1), until: Date.UTC(year, month + 1, 1), month: date.toISOString().slice(0, 7) };
   return known.month;
 }
-let known = { from: 0, until: 0, month: '' };
 
 /** What admission, the dispatcher and the account page need: SQLite here, Redis when several nodes share it. */
 export interface UsageMeter {
