@@ -38,7 +38,8 @@ export const O_PRICINGS = 11;
 export const O_ROOT_PIVOTS = 12;
 export const O_COLD_SOLVES = 13; // LP solves from scratch after the first
 export const O_PROOF_NODES = 14; // branch-and-price nodes of the proof of one bar fewer (0 = not run)
-export const OUT_HEADER = 15;
+export const O_COVER_NODES = 15; // nodes of the cover by patterns of small reduced cost (0 = not run)
+export const OUT_HEADER = 16;
 // Then nParts unplaced counts, then per group of identical bars: stock row, bars, items k,
 // then k item indices in cut order.
 export const GROUP_HEADER = 3;

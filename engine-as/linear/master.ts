@@ -63,6 +63,8 @@ export class Master {
   lastAdded: i32 = -1;
   /** Objective value the bound may stop at (see LP_BOUNDED); Infinity = solve fully. */
   target: f64 = Infinity;
+  /** Solve to the optimum (no stop at the target or at the tail-off): its duals are wanted. */
+  finish: bool = false;
   /** The basis belongs to the current rows (a warm re-solve is possible). */
   warm: bool = false;
   /** Reduced cost of the column the last pricing returned. */
@@ -647,14 +649,14 @@ export class Master {
         if (!this.ks.exact) allExact = false;
         // The caller only needs to know the bound reaches its target (a plan it already has):
         // no need to finish the LP.
-        if (roundUp(inst, this.bound) >= this.target - 1e-9) {
+        if (!this.finish && roundUp(inst, this.bound) >= this.target - 1e-9) {
           this.value = this.bound;
           return LP_BOUNDED;
         }
         enter = res;
         bestRc = this.pricedRc;
         // Tail-off: the rounded-up LP value is already known.
-        if (inst.integral && Math.ceil(this.bound - 1e-6) >= Math.ceil(this.objective() - 1e-6)) {
+        if (!this.finish && inst.integral && Math.ceil(this.bound - 1e-6) >= Math.ceil(this.objective() - 1e-6)) {
           this.value = this.bound;
           return LP_OPTIMAL;
         }

@@ -54,5 +54,6 @@ export function encodeResult(inst: Instance, s: Search): Float64Array {
   a[F.O_ROOT_PIVOTS] = s.rootPivots;
   a[F.O_COLD_SOLVES] = s.master.coldSolves;
   a[F.O_PROOF_NODES] = s.proofNodes;
+  a[F.O_COVER_NODES] = s.coverNodes;
   return a;
 }

@@ -19,6 +19,7 @@ import { cheapBound, roundBound } from "./bounds";
 import { BarEmptier } from "./improve";
 import { Repacker } from "./repack";
 import { Prover, PROOF_FOUND, PROOF_PROVEN } from "./prove";
+import { ReducedCostCover } from "./rc-cover";
 import { Rng, seedFromF64 } from "../common/rng";
 import { Budget, now } from "../common/clock";
 
@@ -57,6 +58,16 @@ const PROOF_PIECES: i32 = 400;
 const PROOF_FIRST_DIVES: i32 = 4;
 const PROOF_FIRST_NODES: i32 = 32;
 const PROOF_PRICING_NODES: f64 = 1e9;
+/**
+ * The cover by patterns of small reduced cost (rc-cover.ts) after the root LP: only when the
+ * LP bound is within this much of the bar count sought, with at most this many patterns, and
+ * this much work (pattern checks), counted as pivots at this many checks per pivot (about the
+ * CPU of one pivot of a Hard28 root LP).
+ */
+const RC_COVER_GAP: f64 = 0.05;
+const RC_COVER_PATTERNS: i32 = 1500;
+const RC_COVER_WORK: f64 = 5e7;
+const RC_COVER_WORK_PER_PIVOT: f64 = 2000;
 
 export class Search {
   inst: Instance;
@@ -96,6 +107,7 @@ export class Search {
   proofAfterDives: i32 = PROOF_FIRST_DIVES;
   proofNodes: i32 = 0;
   proofPivots: i32 = 0;
+  coverNodes: i32 = 0;
 
   constructor(inst: Instance, budget: Budget) {
     this.inst = inst;
@@ -283,6 +295,8 @@ export class Search {
       this.rootPivots = this.master.pivots;
       this.raiseBound(st);
     }
+    if (this.optimal()) return;
+    if (st == LP_OPTIMAL || st == LP_BOUNDED) this.coverByReducedCost();
     // Bar elimination next: cheap, and it often closes the gap on its own.
     if (this.optimal()) return;
     this.eliminate(FIRST_ELIMINATION_WORK);
@@ -304,6 +318,46 @@ export class Search {
       else if (this.dive(this.dives++)) break;
       stale = this.best === before ? stale + 1 : 0;
     }
+  }
+
+  /**
+   * A plan of as many bars as the LP bound allows, from the patterns whose reduced cost at
+   * the root duals fits in the gap (rc-cover.ts): exact, and effective where the LP bound is
+   * within a thousandth of a bar of the optimum and the dives stall (Hard28 BPP181, 766).
+   */
+  private coverByReducedCost(): void {
+    const inst = this.inst;
+    const best = this.best!;
+    if (inst.nT != 1 || !inst.integral || best.unplaced > 0) return;
+    const w = inst.weight[0];
+    if (w <= 0) return;
+    const k = <i32>Math.ceil(this.lowerBound / w - 1e-9);
+    if (k >= best.bars.length || (inst.qty[0] >= 0 && inst.qty[0] < k)) return;
+    const mp = this.master;
+    // The root LP stops once its bound rounds up to k: finish it for optimal duals, then put
+    // the root basis back, so the dives start where they did.
+    const root = mp.saveBasis();
+    const target = mp.target;
+    mp.target = Infinity;
+    mp.finish = true;
+    const st = mp.resolve(inst.dem, inst.qty, this.budget.deadline);
+    mp.finish = false;
+    mp.target = target;
+    const duals = new Float64Array(inst.nI);
+    for (let r = 0; r < mp.m; r++) duals[mp.rowItem[r]] = mp.y[r];
+    mp.restoreBasis(root);
+    if (st != LP_OPTIMAL) return;
+    const rc = new ReducedCostCover(inst);
+    const remaining = inst.effort > 0 ? (inst.effort - <f64>mp.pivots) * RC_COVER_WORK_PER_PIVOT : RC_COVER_WORK;
+    const work = Math.min(RC_COVER_WORK, remaining);
+    if (work <= 0) return;
+    const bars = rc.run(duals, 0, k, RC_COVER_GAP, RC_COVER_PATTERNS, work);
+    mp.pivots += <i32>Math.ceil(rc.work / RC_COVER_WORK_PER_PIVOT);
+    this.coverNodes = rc.nodes;
+    if (bars === null) return;
+    const p = new Plan();
+    for (let b = 0; b < bars.length; b++) p.bars.push(bars[b]);
+    this.offer(p);
   }
 
   /**

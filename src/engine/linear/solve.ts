@@ -92,6 +92,7 @@ function decodeLinear(out: Float64Array, startedAt: number, calledAt: number): L
       rootPivots: out[F.O_ROOT_PIVOTS]!,
       coldSolves: out[F.O_COLD_SOLVES]!,
       proofNodes: out[F.O_PROOF_NODES]!,
+      coverNodes: out[F.O_COVER_NODES]!,
     },
   };
 }

@@ -63,5 +63,7 @@ export interface LinearSolution {
     coldSolves: number;
     /** Branch-and-price nodes of the proof that one bar fewer is impossible (0 when it did not run). */
     proofNodes: number;
+    /** Nodes of the cover by patterns of small reduced cost after the root LP (0 when it did not run). */
+    coverNodes: number;
   };
 }

@@ -1,0 +1,322 @@
+// Reduced-cost column enumeration for a plan of k bars of one stock row. With duals y >= 0
+// scaled so that every pattern p has y(p) <= 1 (Farley), the bars of any plan of k bars that
+// cuts the demand d exactly have reduced costs 1 - y(p) >= 0 adding up to k - y.d (the gap).
+// So every bar of such a plan is among the patterns with reduced cost <= gap, which, when the
+// LP bound is within a small fraction of k, are few (hundreds). They are enumerated (a
+// depth-first search over item counts, bounded by the best dual per unit of room left), and
+// an exact cover of the demand by at most k of them is searched, keeping the reduced costs
+// and the waste within their budgets. Both searches are capped by counted work, so a run
+// is deterministic; a cover found is a valid plan of k bars.
+
+import { Instance } from "./instance";
+import { Bar } from "./plan";
+import { Knapsack } from "./knapsack";
+import { I32Vec, F64Vec } from "../common/arrays";
+
+const RC_TOL: f64 = 1e-9;
+
+export class ReducedCostCover {
+  inst: Instance;
+  /** Work done by the last run (enumeration nodes plus pattern checks of the cover search). */
+  work: f64 = 0;
+  /** Patterns enumerated and cover nodes of the last run (for the bench's figures). */
+  patterns: i32 = 0;
+  nodes: i32 = 0;
+  private maxWork: f64 = 0;
+  private gaveUp: bool = false;
+  private y: Float64Array;
+  private order: Int32Array = new Int32Array(0);
+  private nOrder: i32 = 0;
+  private bestRatioFrom: Float64Array = new Float64Array(0);
+  private count: Int32Array;
+  private cap: f64 = 0;
+  private need: f64 = 0;
+  private maxWaste: f64 = 0;
+  // Patterns: entries start[p] .. start[p+1] of (item, cnt), reduced cost and waste.
+  private start: I32Vec = new I32Vec(256);
+  private item: I32Vec = new I32Vec(1024);
+  private cnt: I32Vec = new I32Vec(1024);
+  private rc: F64Vec = new F64Vec(256);
+  private waste: F64Vec = new F64Vec(256);
+  private pieces: I32Vec = new I32Vec(256);
+  private maxPatterns: i32 = 0;
+  // Cover search state.
+  private rem: Int32Array;
+  private left: i32 = 0;
+  private barred: Uint8Array = new Uint8Array(0);
+  /** Patterns holding each item: entries byItemStart[i] .. byItemStart[i+1] of byItem. */
+  private byItemStart: Int32Array;
+  private byItem: Int32Array = new Int32Array(0);
+  private chosen: I32Vec = new I32Vec(64);
+  private found: bool = false;
+
+  constructor(inst: Instance) {
+    this.inst = inst;
+    this.y = new Float64Array(inst.nI);
+    this.count = new Int32Array(inst.nI);
+    this.rem = new Int32Array(inst.nI);
+    this.byItemStart = new Int32Array(inst.nI + 1);
+  }
+
+  /**
+   * Looks for a plan of k bars of stock row t cutting the demand exactly, from duals y (per
+   * item, any sign; clamped and scaled here). Null when none was found within the work, or
+   * when the gap is too wide (see maxGap) or the patterns exceed maxPatterns.
+   */
+  run(duals: Float64Array, t: i32, k: i32, maxGap: f64, maxPatterns: i32, maxWork: f64): Array<Bar> | null {
+    const inst = this.inst;
+    this.work = 0;
+    this.patterns = 0;
+    this.nodes = 0;
+    this.maxWork = maxWork;
+    this.gaveUp = false;
+    this.found = false;
+    this.maxPatterns = maxPatterns;
+    this.cap = inst.cap[t] + inst.eps;
+    const gap = this.scaleDuals(duals, t, k);
+    if (!(gap >= 0) || gap > maxGap) return null;
+    this.need = 1.0 - gap - RC_TOL;
+    let length: f64 = 0;
+    for (let i = 0; i < inst.nI; i++) length += <f64>inst.dem[i] * inst.size[i];
+    this.maxWaste = <f64>k * inst.cap[t] - length + inst.eps * <f64>k;
+    if (this.maxWaste < -inst.eps) return null;
+    this.enumerate(t);
+    if (this.gaveUp) return null;
+    this.indexByItem();
+    this.rem.set(inst.dem);
+    this.left = 0;
+    for (let i = 0; i < inst.nI; i++) this.left += inst.dem[i];
+    this.chosen.clear();
+    this.cover(gap, k, this.maxWaste);
+    if (!this.found) return null;
+    const bars = new Array<Bar>();
+    for (let c = 0; c < this.chosen.len; c++) {
+      const p = this.chosen.data[c];
+      const bar = new Bar(t);
+      for (let a = this.start.data[p]; a < this.start.data[p + 1]; a++) {
+        for (let r = 0; r < this.cnt.data[a]; r++) bar.add(this.item.data[a], inst.size[this.item.data[a]]);
+      }
+      bars.push(bar);
+    }
+    return bars;
+  }
+
+  /** Clamps the duals at 0 and scales them so no pattern of row t exceeds 1; returns k - y.d. */
+  private scaleDuals(duals: Float64Array, t: i32, k: i32): f64 {
+    const inst = this.inst;
+    const ks = new Knapsack();
+    ks.reset(inst.cap[t], inst.eps);
+    for (let i = 0; i < inst.nI; i++) {
+      const v = duals[i] > 0 && inst.dem[i] > 0 && inst.ok(i, t) ? duals[i] : 0.0;
+      this.y[i] = v;
+      if (v <= 0) continue;
+      let c = <i32>Math.floor(this.cap / inst.size[i]);
+      if (c > inst.dem[i]) c = inst.dem[i];
+      if (c > 0) ks.add(i, v, inst.size[i], c);
+    }
+    ks.solve();
+    const scale = ks.upper > 1.0 ? 1.0 / ks.upper : 1.0;
+    let yd: f64 = 0;
+    for (let i = 0; i < inst.nI; i++) {
+      this.y[i] *= scale;
+      yd += this.y[i] * <f64>inst.dem[i];
+    }
+    return <f64>k - yd;
+  }
+
+  /** Every pattern of row t with reduced cost <= gap and waste <= the plan's waste room. */
+  private enumerate(t: i32): void {
+    const inst = this.inst;
+    this.start.clear();
+    this.start.push(0);
+    this.item.clear();
+    this.cnt.clear();
+    this.rc.clear();
+    this.waste.clear();
+    this.pieces.clear();
+    // Items by decreasing dual: the bound below then tightens fast.
+    const order = new Int32Array(inst.nI);
+    let n: i32 = 0;
+    for (let i = 0; i < inst.nI; i++) if (inst.dem[i] > 0 && inst.ok(i, t)) order[n++] = i;
+    for (let a = 1; a < n; a++) {
+      const v = order[a];
+      let j = a - 1;
+      while (j >= 0 && (this.y[order[j]] < this.y[v] || (this.y[order[j]] == this.y[v] && order[j] > v))) {
+        order[j + 1] = order[j];
+        j--;
+      }
+      order[j + 1] = v;
+    }
+    this.order = order;
+    this.nOrder = n;
+    this.bestRatioFrom = new Float64Array(n + 1);
+    for (let a = n - 1; a >= 0; a--) {
+      const r = this.y[order[a]] / inst.size[order[a]];
+      this.bestRatioFrom[a] = Math.max(this.bestRatioFrom[a + 1], r);
+    }
+    this.count.fill(0);
+    this.extend(0, this.cap, 0);
+  }
+
+  private extend(a: i32, room: f64, value: f64): void {
+    if (this.gaveUp) return;
+    this.work += 1;
+    if (this.work > this.maxWork) {
+      this.gaveUp = true;
+      return;
+    }
+    if (value + room * this.bestRatioFrom[a] < this.need) return;
+    if (a == this.nOrder) {
+      if (room <= this.maxWaste + this.inst.eps) this.keep(room, value);
+      return;
+    }
+    const i = this.order[a];
+    const size = this.inst.size[i];
+    let most = <i32>Math.floor(room / size);
+    if (most > this.inst.dem[i]) most = this.inst.dem[i];
+    for (let c = most; c >= 0; c--) {
+      this.count[i] = c;
+      this.extend(a + 1, room - <f64>c * size, value + <f64>c * this.y[i]);
+      if (this.gaveUp) break;
+    }
+    this.count[i] = 0;
+  }
+
+  private keep(room: f64, value: f64): void {
+    if (this.rc.len >= this.maxPatterns) {
+      this.gaveUp = true;
+      return;
+    }
+    let pieces: i32 = 0;
+    for (let a = 0; a < this.nOrder; a++) {
+      const i = this.order[a];
+      const c = this.count[i];
+      if (c == 0) continue;
+      this.item.push(i);
+      this.cnt.push(c);
+      pieces += c;
+    }
+    if (pieces == 0) {
+      this.item.len = this.start.data[this.start.len - 1];
+      this.cnt.len = this.item.len;
+      return;
+    }
+    this.start.push(this.item.len);
+    this.rc.push(Math.max(0.0, 1.0 - value));
+    this.waste.push(room);
+    this.pieces.push(pieces);
+    this.patterns = this.rc.len;
+  }
+
+  private indexByItem(): void {
+    const nI = this.inst.nI;
+    const np = this.rc.len;
+    this.byItemStart.fill(0);
+    for (let p = 0; p < np; p++) {
+      for (let a = this.start.data[p]; a < this.start.data[p + 1]; a++) this.byItemStart[this.item.data[a] + 1]++;
+    }
+    for (let i = 0; i < nI; i++) this.byItemStart[i + 1] += this.byItemStart[i];
+    this.byItem = new Int32Array(this.byItemStart[nI]);
+    const fill = new Int32Array(nI);
+    for (let p = 0; p < np; p++) {
+      for (let a = this.start.data[p]; a < this.start.data[p + 1]; a++) {
+        const i = this.item.data[a];
+        this.byItem[this.byItemStart[i] + fill[i]++] = p;
+      }
+    }
+    this.barred = new Uint8Array(np);
+  }
+
+  /** Pattern p may be cut next: not barred, within the budgets and the demand left. */
+  private fits(p: i32, gap: f64, waste: f64): bool {
+    this.work += 1;
+    if (this.barred[p] != 0 || this.rc.data[p] > gap + RC_TOL || this.waste.data[p] > waste + this.inst.eps) return false;
+    for (let a = this.start.data[p]; a < this.start.data[p + 1]; a++) {
+      if (this.rem[this.item.data[a]] < this.cnt.data[a]) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Depth first: the item with the fewest patterns that fit is cut next, by each of them in
+   * turn (lowest reduced cost first); a pattern tried is barred for its later siblings (any
+   * cover using it was in its own branch). A node ends when the reduced costs or the waste
+   * that the pieces left need at least (each piece's least share of a pattern's) exceed what
+   * is left of the budgets.
+   */
+  private cover(gap: f64, barsLeft: i32, waste: f64): void {
+    if (this.found || this.gaveUp) return;
+    if (this.work > this.maxWork) {
+      this.gaveUp = true;
+      return;
+    }
+    this.nodes++;
+    if (this.left == 0) {
+      this.found = true;
+      return;
+    }
+    if (barsLeft == 0) return;
+    const nI = this.inst.nI;
+    let pick: i32 = -1;
+    let fewest: i32 = i32.MAX_VALUE;
+    let needRc: f64 = 0, needWaste: f64 = 0;
+    for (let i = 0; i < nI; i++) {
+      if (this.rem[i] == 0) continue;
+      let c: i32 = 0;
+      let shareRc: f64 = Infinity, shareWaste: f64 = Infinity;
+      for (let a = this.byItemStart[i]; a < this.byItemStart[i + 1]; a++) {
+        const p = this.byItem[a];
+        if (!this.fits(p, gap, waste)) continue;
+        c++;
+        const np = <f64>this.pieces.data[p];
+        shareRc = Math.min(shareRc, this.rc.data[p] / np);
+        shareWaste = Math.min(shareWaste, this.waste.data[p] / np);
+      }
+      if (c == 0) return;
+      if (c < fewest) {
+        fewest = c;
+        pick = i;
+      }
+      needRc += <f64>this.rem[i] * shareRc;
+      needWaste += <f64>this.rem[i] * shareWaste;
+    }
+    if (needRc > gap + RC_TOL || needWaste > waste + this.inst.eps) return;
+    const cand = new Array<i32>();
+    for (let a = this.byItemStart[pick]; a < this.byItemStart[pick + 1]; a++) {
+      const p = this.byItem[a];
+      if (this.fits(p, gap, waste)) cand.push(p);
+    }
+    // Lowest reduced cost first; ties by index (stable insertion), so the order is deterministic.
+    for (let a = 1; a < cand.length; a++) {
+      const v = cand[a];
+      let j = a - 1;
+      while (j >= 0 && this.rc.data[cand[j]] > this.rc.data[v]) {
+        cand[j + 1] = cand[j];
+        j--;
+      }
+      cand[j + 1] = v;
+    }
+    const barredHere = new Array<i32>();
+    for (let c = 0; c < cand.length; c++) {
+      const p = cand[c];
+      this.cut(p, 1);
+      this.chosen.push(p);
+      this.cover(gap - this.rc.data[p], barsLeft - 1, waste - this.waste.data[p]);
+      if (this.found) break;
+      this.chosen.len--;
+      this.cut(p, -1);
+      if (this.gaveUp) break;
+      this.barred[p] = 1;
+      barredHere.push(p);
+    }
+    for (let c = 0; c < barredHere.length; c++) this.barred[barredHere[c]] = 0;
+  }
+
+  /** Takes (sign 1) or gives back (sign -1) the pieces of pattern p. */
+  private cut(p: i32, sign: i32): void {
+    for (let a = this.start.data[p]; a < this.start.data[p + 1]; a++) {
+      this.rem[this.item.data[a]] -= sign * this.cnt.data[a];
+      this.left -= sign * this.cnt.data[a];
+    }
+  }
+}
