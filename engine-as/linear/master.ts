@@ -65,6 +65,8 @@ export class Master {
   target: f64 = Infinity;
   /** Solve to the optimum (no stop at the target or at the tail-off): its duals are wanted. */
   finish: bool = false;
+  /** The solve stops (LP_STOPPED) once the pivots reach this: a cap the clock does not move. */
+  pivotLimit: i32 = i32.MAX_VALUE;
   /** The basis belongs to the current rows (a warm re-solve is possible). */
   warm: bool = false;
   /** Reduced cost of the column the last pricing returned. */
@@ -576,7 +578,7 @@ export class Master {
     for (;;) {
       iter++;
       if ((iter & 15) == 0 && now() >= deadline) return this.stop();
-      if (iter > 100000) return this.stop();
+      if (iter > 100000 || this.pivots >= this.pivotLimit) return this.stop();
       const bland = degenerate > 40;
       // 1. Pooled columns and surpluses.
       let enter: i32 = -2147483647;

@@ -66,8 +66,10 @@ const PROOF_PRICING_NODES: f64 = 1e9;
  */
 const RC_COVER_GAP: f64 = 0.05;
 const RC_COVER_PATTERNS: i32 = 1500;
-const RC_COVER_WORK: f64 = 5e7;
+const RC_COVER_WORK: f64 = 1.5e7;
 const RC_COVER_WORK_PER_PIVOT: f64 = 2000;
+/** Pivots that finishing the root LP for its duals may take (a degenerate tail can stall). */
+const RC_COVER_LP_PIVOTS: i32 = 10000;
 
 export class Search {
   inst: Instance;
@@ -340,8 +342,10 @@ export class Search {
     const target = mp.target;
     mp.target = Infinity;
     mp.finish = true;
+    mp.pivotLimit = mp.pivots + RC_COVER_LP_PIVOTS;
     const st = mp.resolve(inst.dem, inst.qty, this.budget.deadline);
     mp.finish = false;
+    mp.pivotLimit = i32.MAX_VALUE;
     mp.target = target;
     const duals = new Float64Array(inst.nI);
     for (let r = 0; r < mp.m; r++) duals[mp.rowItem[r]] = mp.y[r];
