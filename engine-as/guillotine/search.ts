@@ -8,7 +8,8 @@
 //    acceptance on the part area placed. When nothing is left over, that solution is the new
 //    best and the next reduction starts from it. Well-filled sheets the moves produce go to
 //    a pattern pool (sheets/pattern-pool.ts); some moves start their freed sheets with the
-//    best set of pool patterns made of the freed and left-over parts.
+//    best set of pool patterns made of the freed and left-over parts, others with the best
+//    single sheets of those parts (sheet-pattern.ts, a branch and bound).
 // 3. Otherwise (several stock types, strategy 'time'), large-neighbourhood search on the
 //    best itself: free a handful of sheets, re-pack their parts plus any unplaced ones, and
 //    keep the result when the objective is not worse. Accepting ties that concentrate waste
@@ -55,7 +56,9 @@ const POOL_SEED_SHARE: f64 = 0.3;
 /** Share of reduction moves whose freed sheets, all but one, are the best single sheets of the freed and left-over parts (sheet-pattern.ts). */
 const PATTERN_SHARE: f64 = 0.1;
 /** Branch-and-bound nodes per such sheet. */
-const PATTERN_NODES: i32 = 2000;
+const PATTERN_NODES: i32 = 500;
+/** Candidates the best-sheet search scans per work unit (measured: CPU per work unit as without it). */
+const PATTERN_SCANS_PER_VISIT: i64 = 2;
 /** Pool operations per work unit (a fit-index visit costs about as much). */
 const OPS_PER_VISIT: i64 = 4;
 
@@ -84,9 +87,9 @@ export class Search extends SheetSearch {
     this.patternMask = new Int32Array(inst.nTypes > 0 ? inst.nTypes : 1);
   }
 
-  /** Work done so far (deterministic): fit-index visits, plus the pool's operations at their rate. */
+  /** Work done so far (deterministic): fit-index visits, plus the pool's and the best-sheet search's operations at their rates. */
   work(): i64 {
-    return fitVisits() + (this.pool.work + this.pattern.work) / OPS_PER_VISIT;
+    return fitVisits() + this.pool.work / OPS_PER_VISIT + this.pattern.work / PATTERN_SCANS_PER_VISIT;
   }
 
   /** Genome i of the fixed list: orderings, then orientation, then look-ahead. */

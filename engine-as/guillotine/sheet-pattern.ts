@@ -61,7 +61,7 @@ export class SheetPattern {
   private nodes: i32 = 0;
   private nodeLimit: i32 = 0;
 
-  /** Operations spent (candidates scanned), for the caller's effort count. */
+  /** Operations spent (candidates scanned, and one per node), for the caller's effort count. */
   work: i64 = 0;
   /** Part area and part count of the last pattern found. */
   placedArea: f64 = 0;
@@ -238,14 +238,15 @@ export class SheetPattern {
     this.nodes++;
     if (area + Math.min(this.openRoom(), this.openArea) <= this.best + this.eps) return;
     const n = this.oType.len;
-    this.work += n;
     const eps = this.eps;
     const kerf = this.kerf;
     const count = this.count;
     // Into the current stack: no wider than its opener, index not below the part placed before (the opener aside).
     if (this.stackOpener >= 0) {
       const room = (this.firstStack ? this.capH : this.stripH) - this.stackUsed - kerf;
-      for (let o = max(this.lastInStack, 0); o < n; o++) {
+      const from = max(this.lastInStack, 0);
+      this.work += n - from;
+      for (let o = from; o < n; o++) {
         const t = this.oType.get(o);
         if (unchecked(count[t]) == 0) continue;
         const along = unchecked(this.oAlong.data[o]);
@@ -269,6 +270,7 @@ export class SheetPattern {
     if (this.stripOpener >= 0) {
       const room = this.A - this.alongUsed - kerf;
       const widest = this.firstStack ? f64.MAX_VALUE : this.stackW;
+      this.work += n;
       for (let o = 0; o < n; o++) {
         const t = this.oType.get(o);
         if (unchecked(count[t]) == 0) continue;
@@ -302,6 +304,7 @@ export class SheetPattern {
     const base = this.nextStripBase();
     const prevH = this.stripOpener >= 0 ? this.stripH : f64.MAX_VALUE;
     const cap = Math.min(prevH, this.B - base);
+    this.work += n + 1;
     for (let o = 0; o < n; o++) {
       const t = this.oType.get(o);
       if (unchecked(count[t]) == 0) continue;
