@@ -281,7 +281,7 @@ export class Search extends SheetSearch {
     if (r < POOL_SEED_SHARE) {
       seeded = this.pool.takeBestCover(this.demand, this.chosen.len - 1, out);
       unchecked((this.avail[s] = unchecked(this.avail[s]) - seeded));
-    } else if (r < POOL_SEED_SHARE + PATTERN_SHARE && inst.maxStage >= 3) {
+    } else if (r < POOL_SEED_SHARE + PATTERN_SHARE && this.bestSheetsApply(c, s)) {
       made = this.bestSheets(s, this.chosen.len - 1, out);
       unchecked((this.avail[s] = unchecked(this.avail[s]) - made));
     }
@@ -292,6 +292,21 @@ export class Search extends SheetSearch {
       this.keepRepackIfNotWorse(c, cur, out);
     }
     this.afterReduction(c);
+  }
+
+  /**
+   * The best single sheets are 3-stage patterns: measured to help with exactly 3 stages and no
+   * part that may rotate (classes 1-10, n = 100, default policy: 3NHO 2351 -> 2343; with
+   * rotation 2272 -> 2275 and unlimited stages 2270 -> 2274, where the candidates double and
+   * deeper patterns fill better).
+   */
+  private bestSheetsApply(c: i32, s: i32): bool {
+    const inst = this.inst;
+    if (inst.maxStage != 3) return false;
+    for (let i = unchecked(inst.cTypeStart[c]); i < unchecked(inst.cTypeStart[c + 1]); i++) {
+      if (inst.maskOn(unchecked(inst.cTypes[i]), s) == 3) return false;
+    }
+    return true;
   }
 
   /**
