@@ -14,6 +14,7 @@
 
 import { Instance } from "./instance";
 import { Bar } from "./plan";
+import { Master } from "./master";
 import { sizeOrder } from "./heuristic";
 import { I32Vec } from "../common/arrays";
 import { findRoot } from "../common/union-find";
@@ -181,6 +182,20 @@ export class Prover {
     }
     if (set.length == 0 || load > this.cap) return;
     this.addColumn(set);
+  }
+
+  /** Adds every pattern of the LP's pool: the LP's columns are good ones to start from. */
+  seedFromPool(mp: Master): void {
+    const items = new Int32Array(this.inst.nI);
+    const counts = new Int32Array(this.inst.nI);
+    for (let p = 0; p < mp.poolSize; p++) {
+      const s = mp.patStart.data[p], e = mp.patStart.data[p + 1];
+      for (let a = s; a < e; a++) {
+        items[a - s] = mp.patItem.data[a];
+        counts[a - s] = mp.patCnt.data[a];
+      }
+      this.seedPattern(items, counts, e - s);
+    }
   }
 
   private addColumn(set: Array<i32>): i32 {
@@ -553,7 +568,8 @@ export class Prover {
           if (ga == gb) continue;
           const key = ga < gb ? ga * n + gb : gb * n + ga;
           if (tg[key] == 0) touched.push(key);
-          tg[key] += x;
+          // A column holds each of the two groups whole: count the pair once, not once per two pieces.
+          tg[key] += x / <f64>(this.groupSize[ga] * this.groupSize[gb]);
         }
       }
     }
