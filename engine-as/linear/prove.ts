@@ -549,8 +549,9 @@ export class Prover {
 
   /**
    * The pair of groups (as a * n + c) whose together-value (the LP's bars holding both) is
-   * fractional, the one with the longest pieces (deciding long pieces first cuts the tree far
-   * more than the pair closest to one half); -1 when there is none.
+   * fractional, the one with the largest (length of the two groups)^2 x distance from whole:
+   * long pieces first cut the tree far more than the pair closest to one half, and among
+   * long pairs the less settled one; -1 when there is none.
    */
   private branchPair(): i32 {
     const n = this.n;
@@ -574,14 +575,15 @@ export class Prover {
       }
     }
     let pick: i32 = -1;
-    let longest: f64 = 0;
+    let bestScore: f64 = 0;
     for (let q = 0; q < touched.length; q++) {
       const key = touched[q];
       const v = tg[key];
       if (v < 1e-6 || v > 1.0 - 1e-6) continue;
       const len = this.groupLen[key / n] + this.groupLen[key % n];
-      if (len > longest || (len == longest && key < pick)) {
-        longest = len;
+      const score = len * len * Math.min(v, 1.0 - v);
+      if (score > bestScore || (score == bestScore && key < pick)) {
+        bestScore = score;
         pick = key;
       }
     }
