@@ -20,6 +20,7 @@ import { I32Vec } from "../common/arrays";
 import { findRoot } from "../common/union-find";
 import { now } from "../common/clock";
 import { invert, perturbation, subScaledRow } from "./dense";
+import { HASH_START, hashStep } from "../common/hash";
 
 export const PROOF_PROVEN: i32 = 0;
 /** A packing into k bars was found (see Prover.found). */
@@ -200,8 +201,8 @@ export class Prover {
 
   private addColumn(set: Array<i32>): i32 {
     set.sort((a: i32, b: i32): i32 => a - b);
-    let h: u64 = 0xcbf29ce484222325;
-    for (let a = 0; a < set.length; a++) h = (h ^ <u64>set[a]) * 0x100000001b3;
+    let h = HASH_START;
+    for (let a = 0; a < set.length; a++) h = hashStep(h, <u64>set[a]);
     if (this.seen.has(h)) {
       const c = this.seen.get(h);
       if (this.sameColumn(c, set)) return c;
