@@ -73,6 +73,7 @@ bench: bench-api bench-engine bench-perfect-packing bench-linear bench-analysis 
 #   engine    guillotine engine on the public rectangle sets (BENCH_ENGINE_LIMIT_MS, BENCH_ENGINE_FULL=1)
 #   perfect-packing  which small zero-waste instances guillotine cuts can tile exactly (exhaustive)
 #   linear    linear (1D) engine on BPPLIB, a stratified sample by default (BENCH_LINEAR_FULL=1)
+#   linear-proof  the linear engine's proof of one bar fewer alone on the BPPLIB instances above their LP bound (BENCH_PROOF_NODES)
 #   analysis  model analysis: a generated 2,000,000-triangle binary STL (target: under 4 s and 1 GB)
 #   nesting   nesting engine on the 13 ESICUP strip instances beside sparrow (BENCH_NESTING_SECONDS, default 60)
 #   accounts  accounts over Redis: key lookup cost, issue/revoke propagation, reload time (BENCH_REDIS_URL)

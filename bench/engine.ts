@@ -131,6 +131,8 @@ interface Outcome {
   unplaced: number;
   timeToBestMs: number;
   elapsedMs: number;
+  /** Work the search spent, in the engine's unit (a load-independent measure of its cost). */
+  effort: number;
 }
 
 function base(over: Partial<GuillotineProblem>): GuillotineProblem {
@@ -204,6 +206,7 @@ function run(task: Task, mod: WebAssembly.Module): Outcome {
     unplaced: sol.unplaced.reduce((a, b) => a + b, 0),
     timeToBestMs: sol.stats.timeToBestMs,
     elapsedMs: sol.stats.elapsedMs,
+    effort: sol.stats.effort,
   };
 }
 
@@ -527,7 +530,7 @@ async function main(): Promise<void> {
       };
       w.on('message', (o: Outcome) => {
         out.set(o.id, o);
-        if (VERBOSE) process.stderr.write(`  ${tasks[o.id]!.name}: bins ${o.bins}, length ${o.length}, unplaced ${o.unplaced}, ${o.elapsedMs.toFixed(0)} ms\n`);
+        if (VERBOSE) process.stderr.write(`  ${tasks[o.id]!.name}: bins ${o.bins}, length ${o.length}, unplaced ${o.unplaced}, ${o.elapsedMs.toFixed(0)} ms, effort ${(o.effort / 1e6).toFixed(1)} M\n`);
         if (out.size % 50 === 0) process.stderr.write(`  ${out.size}/${tasks.length}\n`);
         feed();
       });

@@ -4,10 +4,29 @@
 
 import { solveLinear as solveLinearFlat } from "./linear/solve";
 import { run } from "./common/flat-io";
+import { proveFlat } from "./linear/prove-check";
 
 export { inputPtr, outputPtr } from "./common/flat-io";
 
 /** Solves the linear problem in the input buffer; returns the output length in f64s. */
 export function solveLinear(): i32 {
   return run(solveLinearFlat);
+}
+
+let proofBars: i32 = 0;
+let proofMaxNodes: i32 = 0;
+
+function proveInput(input: Float64Array): Float64Array {
+  return proveFlat(input, proofBars, proofMaxNodes);
+}
+
+/**
+ * For tests and the proof's bench only (test/support/linear-proof.ts), not the service: runs
+ * the proof that the job in the input buffer needs more than k bars, within maxNodes tree
+ * nodes (linear/prove-check.ts says what it returns); returns the output length in f64s.
+ */
+export function proveLinearBars(k: i32, maxNodes: i32): i32 {
+  proofBars = k;
+  proofMaxNodes = maxNodes;
+  return run(proveInput);
 }

@@ -8,7 +8,8 @@
 //    acceptance on the part area placed. When nothing is left over, that solution is the new
 //    best and the next reduction starts from it. Well-filled sheets the moves produce go to
 //    a pattern pool (sheets/pattern-pool.ts); some moves start their freed sheets with the
-//    best set of pool patterns made of the freed and left-over parts.
+//    best set of pool patterns made of the freed and left-over parts, others with the best
+//    single sheets of those parts (sheet-pattern.ts, a branch and bound).
 // 3. Otherwise (several stock types, strategy 'time'), large-neighbourhood search on the
 //    best itself: free a handful of sheets, re-pack their parts plus any unplaced ones, and
 //    keep the result when the objective is not worse. Accepting ties that concentrate waste
@@ -27,6 +28,9 @@ import { Budget } from "../common/clock";
 import { fitVisits } from "./fitindex";
 import { SheetSearch } from "../sheets/sheet-search";
 import { PatternPool } from "../sheets/pattern-pool";
+import { SheetPattern } from "./sheet-pattern";
+import { AXIS_X } from "../sheets/instance";
+import { F64Vec } from "../common/arrays";
 
 const NOISE_LEVELS: StaticArray<f64> = [0.0, 0.03, 0.1, 0.3];
 const LOOKAHEADS: StaticArray<i32> = [1, 2, 4, 8];
@@ -49,6 +53,12 @@ const POOL_CAP: i32 = 1024;
 const POOL_FILL_MARGIN: f64 = 0.02;
 /** Share of reduction moves whose freed sheets start with pool patterns (PatternPool.takeBestCover). */
 const POOL_SEED_SHARE: f64 = 0.3;
+/** Share of reduction moves whose freed sheets, all but one, are the best single sheets of the freed and left-over parts (sheet-pattern.ts). */
+const PATTERN_SHARE: f64 = 0.1;
+/** Branch-and-bound nodes per such sheet. */
+const PATTERN_NODES: i32 = 500;
+/** Candidates the best-sheet search scans per work unit (measured: CPU per work unit as without it). */
+const PATTERN_SCANS_PER_VISIT: i64 = 2;
 /** Pool operations per work unit (a fit-index visit costs about as much). */
 const OPS_PER_VISIT: i64 = 4;
 
@@ -64,17 +74,22 @@ export class Search extends SheetSearch {
   /** Good patterns met while reducing component poolComp. */
   private pool: PatternPool = new PatternPool(POOL_CAP);
   private poolComp: i32 = -1;
+  /** Best single sheets by branch and bound, their orientation masks per type and node buffer. */
+  private pattern: SheetPattern = new SheetPattern();
+  private patternMask: Int32Array;
+  private patternNodes: F64Vec = new F64Vec(256);
 
   constructor(inst: Instance, budget: Budget, lowerBound: Int32Array) {
     super(inst, budget, lowerBound);
     this.countPatterns = true;
     this.cons = new Constructor(inst);
     this.genome = new Genome(inst.nTypes);
+    this.patternMask = new Int32Array(inst.nTypes > 0 ? inst.nTypes : 1);
   }
 
-  /** Work done so far (deterministic): fit-index visits, plus the pool's operations at their rate. */
+  /** Work done so far (deterministic): fit-index visits, plus the pool's and the best-sheet search's operations at their rates. */
   work(): i64 {
-    return fitVisits() + this.pool.work / OPS_PER_VISIT;
+    return fitVisits() + this.pool.work / OPS_PER_VISIT + this.pattern.work / PATTERN_SCANS_PER_VISIT;
   }
 
   /** Genome i of the fixed list: orderings, then orientation, then look-ahead. */
@@ -260,9 +275,15 @@ export class Search extends SheetSearch {
     const out = new Array<Sheet>();
     // Now and then some freed sheets become pool patterns made of the freed and left-over parts; the fills pack the rest.
     let seeded = 0;
-    if (this.chosen.len >= 2 && this.rng.float() < POOL_SEED_SHARE) {
+    let made = 0;
+    // Drawn only when the move frees two sheets or more, as before the best sheets existed.
+    const r = this.chosen.len >= 2 ? this.rng.float() : 1.0;
+    if (r < POOL_SEED_SHARE) {
       seeded = this.pool.takeBestCover(this.demand, this.chosen.len - 1, out);
       unchecked((this.avail[s] = unchecked(this.avail[s]) - seeded));
+    } else if (r < POOL_SEED_SHARE + PATTERN_SHARE && this.bestSheetsApply(c, s)) {
+      made = this.bestSheets(s, this.chosen.len - 1, out);
+      unchecked((this.avail[s] = unchecked(this.avail[s]) - made));
     }
     const ok = this.packDemand(tv.data, tv.len, c, out, deadline, true);
     for (let k = 0; k < tv.len; k++) unchecked((this.demand[tv.get(k)] = 0));
@@ -271,6 +292,46 @@ export class Search extends SheetSearch {
       this.keepRepackIfNotWorse(c, cur, out);
     }
     this.afterReduction(c);
+  }
+
+  /**
+   * The best single sheets are 3-stage patterns: measured to help with exactly 3 stages and no
+   * part that may rotate (classes 1-10, n = 100, default policy: 3NHO 2351 -> 2343; with
+   * rotation 2272 -> 2275 and unlimited stages 2270 -> 2274, where the candidates double and
+   * deeper patterns fill better).
+   */
+  private bestSheetsApply(c: i32, s: i32): bool {
+    const inst = this.inst;
+    if (inst.maxStage != 3) return false;
+    for (let i = unchecked(inst.cTypeStart[c]); i < unchecked(inst.cTypeStart[c + 1]); i++) {
+      if (inst.maskOn(unchecked(inst.cTypes[i]), s) == 3) return false;
+    }
+    return true;
+  }
+
+  /**
+   * Up to `most` sheets of stock s, each the best single sheet (most part area, sheet-pattern.ts)
+   * of the move's demand that the sheets before it left; takes their parts off demand.
+   */
+  private bestSheets(s: i32, most: i32, out: Array<Sheet>): i32 {
+    const inst = this.inst;
+    const tv = this.touched;
+    const mask = this.patternMask;
+    for (let k = 0; k < tv.len; k++) {
+      const t = tv.get(k);
+      unchecked((mask[t] = inst.maskOn(t, s)));
+    }
+    const alongIsX = inst.firstDir == AXIS_X;
+    const X = unchecked(inst.sXL[s]);
+    const Y = unchecked(inst.sYL[s]);
+    let made = 0;
+    while (made < most) {
+      const area = this.pattern.solve(tv.data, tv.len, this.demand, inst.tL, inst.tW, mask, alongIsX, unchecked(inst.sX0[s]), unchecked(inst.sY0[s]), alongIsX ? X : Y, alongIsX ? Y : X, inst.kerf, inst.eps, PATTERN_NODES, this.patternNodes);
+      if (area <= 0) break;
+      out.push(new Sheet(s, this.patternNodes.toArray(), area, this.pattern.placedCount, unchecked(inst.sArea[s]), unchecked(inst.sCost[s])));
+      made++;
+    }
+    return made;
   }
 
   /** After a reduction move: a better reduced solution restarts the stall count; one with nothing left over is the new best. */

@@ -12,6 +12,7 @@ import { Knapsack } from "./knapsack";
 import { invert, perturbation, subScaledRow } from "./dense";
 import { F64Vec, I32Vec } from "../common/arrays";
 import { now } from "../common/clock";
+import { HASH_START, hashStep } from "../common/hash";
 
 export const LP_OPTIMAL: i32 = 0;
 export const LP_STOPPED: i32 = 1;
@@ -119,10 +120,10 @@ export class Master {
       this.scratchItem.data[j + 1] = iv;
       this.scratchCnt.data[j + 1] = cv;
     }
-    let h: u64 = 0xcbf29ce484222325 ^ <u64>t;
+    let h = HASH_START ^ <u64>t;
     for (let a = 0; a < k; a++) {
-      h = (h ^ <u64>this.scratchItem.data[a]) * 0x100000001b3;
-      h = (h ^ (<u64>this.scratchCnt.data[a] << 20)) * 0x100000001b3;
+      h = hashStep(h, <u64>this.scratchItem.data[a]);
+      h = hashStep(h, <u64>this.scratchCnt.data[a] << 20);
     }
     if (this.seen.has(h)) {
       const p = this.seen.get(h);

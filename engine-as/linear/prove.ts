@@ -14,11 +14,13 @@
 
 import { Instance } from "./instance";
 import { Bar } from "./plan";
+import { Master } from "./master";
 import { sizeOrder } from "./heuristic";
 import { I32Vec } from "../common/arrays";
 import { findRoot } from "../common/union-find";
 import { now } from "../common/clock";
 import { invert, perturbation, subScaledRow } from "./dense";
+import { HASH_START, hashStep } from "../common/hash";
 
 export const PROOF_PROVEN: i32 = 0;
 /** A packing into k bars was found (see Prover.found). */
@@ -183,10 +185,24 @@ export class Prover {
     this.addColumn(set);
   }
 
+  /** Adds every pattern of the LP's pool: the LP's columns are good ones to start from. */
+  seedFromPool(mp: Master): void {
+    const items = new Int32Array(this.inst.nI);
+    const counts = new Int32Array(this.inst.nI);
+    for (let p = 0; p < mp.poolSize; p++) {
+      const s = mp.patStart.data[p], e = mp.patStart.data[p + 1];
+      for (let a = s; a < e; a++) {
+        items[a - s] = mp.patItem.data[a];
+        counts[a - s] = mp.patCnt.data[a];
+      }
+      this.seedPattern(items, counts, e - s);
+    }
+  }
+
   private addColumn(set: Array<i32>): i32 {
     set.sort((a: i32, b: i32): i32 => a - b);
-    let h: u64 = 0xcbf29ce484222325;
-    for (let a = 0; a < set.length; a++) h = (h ^ <u64>set[a]) * 0x100000001b3;
+    let h = HASH_START;
+    for (let a = 0; a < set.length; a++) h = hashStep(h, <u64>set[a]);
     if (this.seen.has(h)) {
       const c = this.seen.get(h);
       if (this.sameColumn(c, set)) return c;
@@ -534,8 +550,9 @@ export class Prover {
 
   /**
    * The pair of groups (as a * n + c) whose together-value (the LP's bars holding both) is
-   * fractional, the one with the longest pieces (deciding long pieces first cuts the tree far
-   * more than the pair closest to one half); -1 when there is none.
+   * fractional, the one with the largest (length of the two groups)^2 x distance from whole:
+   * long pieces first cut the tree far more than the pair closest to one half, and among
+   * long pairs the less settled one; -1 when there is none.
    */
   private branchPair(): i32 {
     const n = this.n;
@@ -553,19 +570,21 @@ export class Prover {
           if (ga == gb) continue;
           const key = ga < gb ? ga * n + gb : gb * n + ga;
           if (tg[key] == 0) touched.push(key);
-          tg[key] += x;
+          // A column holds each of the two groups whole: count the pair once, not once per two pieces.
+          tg[key] += x / <f64>(this.groupSize[ga] * this.groupSize[gb]);
         }
       }
     }
     let pick: i32 = -1;
-    let longest: f64 = 0;
+    let bestScore: f64 = 0;
     for (let q = 0; q < touched.length; q++) {
       const key = touched[q];
       const v = tg[key];
       if (v < 1e-6 || v > 1.0 - 1e-6) continue;
       const len = this.groupLen[key / n] + this.groupLen[key % n];
-      if (len > longest || (len == longest && key < pick)) {
-        longest = len;
+      const score = len * len * Math.min(v, 1.0 - v);
+      if (score > bestScore || (score == bestScore && key < pick)) {
+        bestScore = score;
         pick = key;
       }
     }

@@ -403,19 +403,8 @@ export class Search {
 
   /** The proof's prover, its column pool started with the LP's patterns. */
   private newProver(pieces: i32): Prover {
-    const inst = this.inst;
-    const pr = new Prover(inst, 0, pieces);
-    const mp = this.master;
-    const items = new Int32Array(inst.nI);
-    const counts = new Int32Array(inst.nI);
-    for (let p = 0; p < mp.poolSize; p++) {
-      const s = mp.patStart.data[p], e = mp.patStart.data[p + 1];
-      for (let a = s; a < e; a++) {
-        items[a - s] = mp.patItem.data[a];
-        counts[a - s] = mp.patCnt.data[a];
-      }
-      pr.seedPattern(items, counts, e - s);
-    }
+    const pr = new Prover(this.inst, 0, pieces);
+    pr.seedFromPool(this.master);
     return pr;
   }
 

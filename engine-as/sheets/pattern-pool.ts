@@ -5,6 +5,7 @@
 
 import { Sheet } from "./solution";
 import { NODE_STRIDE, N_KIND, N_ITEM, KIND_PART } from "./layout";
+import { HASH_START, hashStep } from "../common/hash";
 
 /** The recombination's exact search looks at this many of the largest patterns that fit, and at most this many nodes. */
 const COVER_CANDIDATES: i32 = 48;
@@ -35,8 +36,8 @@ export function partTypes(sh: Sheet): Int32Array {
 
 /** Hash of stock type and sorted part types: equal multisets hash equal. */
 export function multisetKey(stock: i32, types: Int32Array): u64 {
-  let h: u64 = 0xcbf29ce484222325 ^ <u64>stock;
-  for (let i = 0; i < types.length; i++) h = (h ^ <u64>(unchecked(types[i]) + 1)) * 0x100000001b3;
+  let h = HASH_START ^ <u64>stock;
+  for (let i = 0; i < types.length; i++) h = hashStep(h, <u64>(unchecked(types[i]) + 1));
   return h | 1;
 }
 

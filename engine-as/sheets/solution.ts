@@ -5,6 +5,7 @@
 // concentrated on few sheets, which is what lets a later move empty a sheet entirely).
 
 import { NODE_STRIDE, N_KIND, N_ITEM, N_DIR, N_X, N_Y, N_L, N_W, N_CHILDREN, KIND_PART, KIND_CUT } from "./layout";
+import { HASH_START, hashStep } from "../common/hash";
 
 /** Strategy 'time': fewer cuts decide between layouts of equal material (set once per run). */
 let preferFewCuts: bool = false;
@@ -55,9 +56,9 @@ export class Sheet {
 
   patternHash(): u64 {
     if (this.hash == 0) {
-      let h: u64 = 0xcbf29ce484222325 ^ <u64>this.stock;
+      let h = HASH_START ^ <u64>this.stock;
       const d = this.nodes;
-      for (let i = 0; i < d.length; i++) h = (h ^ reinterpret<u64>(unchecked(d[i]))) * 0x100000001b3;
+      for (let i = 0; i < d.length; i++) h = hashStep(h, reinterpret<u64>(unchecked(d[i])));
       this.hash = h | 1;
     }
     return this.hash;
