@@ -64,10 +64,9 @@ export class Master {
   lastAdded: i32 = -1;
   /** Objective value the bound may stop at (see LP_BOUNDED); Infinity = solve fully. */
   target: f64 = Infinity;
-  /** Solve to the optimum (no stop at the target or at the tail-off): its duals are wanted. */
-  finish: bool = false;
-  /** The solve stops (LP_STOPPED) once the pivots reach this: a cap the clock does not move. */
-  pivotLimit: i32 = i32.MAX_VALUE;
+  /** Set only inside solveToOptimum: no stop at the target or at the tail-off, and a pivot cap. */
+  private finish: bool = false;
+  private pivotLimit: i32 = i32.MAX_VALUE;
   /** The basis belongs to the current rows (a warm re-solve is possible). */
   warm: bool = false;
   /** Reduced cost of the column the last pricing returned. */
@@ -462,6 +461,23 @@ export class Master {
     const e = this.patStart.data[p + 1];
     for (let a = this.patStart.data[p]; a < e; a++) if (this.patItem.data[a] == i) return this.patCnt.data[a];
     return 0;
+  }
+
+  /**
+   * Re-solves to the optimum, for its duals (a solve may otherwise stop once its bound meets
+   * the target or rounds up as far as it will go), within maxPivots more pivots (a cap the
+   * clock does not move: a degenerate tail can stall); LP_STOPPED past it.
+   */
+  solveToOptimum(dr: Int32Array, qr: Int32Array, deadline: f64, maxPivots: i32): i32 {
+    const target = this.target;
+    this.target = Infinity;
+    this.finish = true;
+    this.pivotLimit = this.pivots + maxPivots;
+    const st = this.resolve(dr, qr, deadline);
+    this.finish = false;
+    this.pivotLimit = i32.MAX_VALUE;
+    this.target = target;
+    return st;
   }
 
   /**

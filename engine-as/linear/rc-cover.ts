@@ -11,7 +11,7 @@
 import { Instance } from "./instance";
 import { Bar } from "./plan";
 import { Knapsack } from "./knapsack";
-import { I32Vec, F64Vec } from "../common/arrays";
+import { I32Vec, F64Vec, sortByKey } from "../common/arrays";
 
 const RC_TOL: f64 = 1e-9;
 
@@ -136,17 +136,13 @@ export class ReducedCostCover {
     this.pieces.clear();
     // Items by decreasing dual: the bound below then tightens fast.
     const order = new Int32Array(inst.nI);
+    const key = new Float64Array(inst.nI);
     let n: i32 = 0;
-    for (let i = 0; i < inst.nI; i++) if (inst.dem[i] > 0 && inst.ok(i, t)) order[n++] = i;
-    for (let a = 1; a < n; a++) {
-      const v = order[a];
-      let j = a - 1;
-      while (j >= 0 && (this.y[order[j]] < this.y[v] || (this.y[order[j]] == this.y[v] && order[j] > v))) {
-        order[j + 1] = order[j];
-        j--;
-      }
-      order[j + 1] = v;
+    for (let i = 0; i < inst.nI; i++) {
+      key[i] = -this.y[i];
+      if (inst.dem[i] > 0 && inst.ok(i, t)) order[n++] = i;
     }
+    sortByKey(order, n, key, new Int32Array(n));
     this.order = order;
     this.nOrder = n;
     this.bestRatioFrom = new Float64Array(n + 1);
@@ -281,23 +277,16 @@ export class ReducedCostCover {
       needWaste += <f64>this.rem[i] * shareWaste;
     }
     if (needRc > gap + RC_TOL || needWaste > waste + this.inst.eps) return;
-    const cand = new Array<i32>();
+    const cand = new Int32Array(fewest);
+    let nc: i32 = 0;
     for (let a = this.byItemStart[pick]; a < this.byItemStart[pick + 1]; a++) {
       const p = this.byItem[a];
-      if (this.fits(p, gap, waste)) cand.push(p);
+      if (this.fits(p, gap, waste)) cand[nc++] = p;
     }
-    // Lowest reduced cost first; ties by index (stable insertion), so the order is deterministic.
-    for (let a = 1; a < cand.length; a++) {
-      const v = cand[a];
-      let j = a - 1;
-      while (j >= 0 && this.rc.data[cand[j]] > this.rc.data[v]) {
-        cand[j + 1] = cand[j];
-        j--;
-      }
-      cand[j + 1] = v;
-    }
+    // Lowest reduced cost first; ties by index (a stable sort), so the order is deterministic.
+    sortByKey(cand, nc, this.rc.data, new Int32Array(nc));
     const barredHere = new Array<i32>();
-    for (let c = 0; c < cand.length; c++) {
+    for (let c = 0; c < nc; c++) {
       const p = cand[c];
       this.cut(p, 1);
       this.chosen.push(p);

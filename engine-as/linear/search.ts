@@ -339,14 +339,7 @@ export class Search {
     // The root LP stops once its bound rounds up to k: finish it for optimal duals, then put
     // the root basis back, so the dives start where they did.
     const root = mp.saveBasis();
-    const target = mp.target;
-    mp.target = Infinity;
-    mp.finish = true;
-    mp.pivotLimit = mp.pivots + RC_COVER_LP_PIVOTS;
-    const st = mp.resolve(inst.dem, inst.qty, this.budget.deadline);
-    mp.finish = false;
-    mp.pivotLimit = i32.MAX_VALUE;
-    mp.target = target;
+    const st = mp.solveToOptimum(inst.dem, inst.qty, this.budget.deadline, RC_COVER_LP_PIVOTS);
     const duals = new Float64Array(inst.nI);
     for (let r = 0; r < mp.m; r++) duals[mp.rowItem[r]] = mp.y[r];
     mp.restoreBasis(root);
