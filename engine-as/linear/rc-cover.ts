@@ -11,9 +11,83 @@
 import { Instance } from "./instance";
 import { Bar } from "./plan";
 import { Knapsack } from "./knapsack";
+import { Master, LP_OPTIMAL } from "./master";
 import { I32Vec, F64Vec, sortByKey } from "../common/arrays";
 
 const RC_TOL: f64 = 1e-9;
+/** Rounding between two sums of the same reduced costs in another order, far below RC_TOL. */
+const MEMO_TOL: f64 = 1e-12;
+
+/** run's answers: a plan of k bars found; none exists (the search ended); the work ran out. */
+export const RC_FOUND: i32 = 0;
+export const RC_EXHAUSTED: i32 = 1;
+export const RC_GAVE_UP: i32 = 2;
+
+/** Demand tilt per item (times a number in [-1, 1)) of the re-solves of centralDuals. */
+const TILT: f64 = 1e-3;
+/** A tilted solve's duals are kept when their value at the true demand is this close. */
+const TILT_VALUE_TOL: f64 = 1e-7;
+
+/** Solves whose duals the last centralDuals averaged (for the bench's figures). */
+export let centralKept: i32 = 0;
+
+/**
+ * Optimal duals of the LP from the middle of its optimal face: the average of the duals of
+ * the LP solved to optimality and re-solved with the demands tilted (a distinct, seeded
+ * direction each round, small enough that each answer stays optimal for the true demands).
+ * A degenerate LP has many optimal dual vertices, each with many patterns of reduced cost 0;
+ * a pattern has reduced cost 0 at the average only if it has at all of them. Null when the
+ * LP did not reach optimality within maxPivots (counted in mp.pivots).
+ */
+export function centralDuals(mp: Master, dr: Int32Array, qr: Int32Array, deadline: f64, maxPivots: i32, rounds: i32): Float64Array | null {
+  const inst = mp.inst;
+  const nI = inst.nI;
+  const limit = mp.pivots + maxPivots;
+  if (mp.solveToOptimum(dr, qr, deadline, maxPivots) != LP_OPTIMAL) return null;
+  const sum = new Float64Array(nI);
+  const y = new Float64Array(nI);
+  const base = readDuals(mp, dr, sum);
+  let n: i32 = 1;
+  let h: u32 = 0x9e3779b9;
+  for (let j = 0; j < rounds && mp.pivots < limit; j++) {
+    for (let i = 0; i < nI; i++) {
+      h ^= h << 13;
+      h ^= h >> 17;
+      h ^= h << 5;
+      mp.tilt[i] = TILT * (<f64>(h % 2000) / 1000.0 - 1.0);
+    }
+    const st = mp.solveToOptimum(dr, qr, deadline, limit - mp.pivots);
+    if (st != LP_OPTIMAL) break;
+    y.fill(0);
+    if (readDuals(mp, dr, y) < base - TILT_VALUE_TOL) continue;
+    for (let i = 0; i < nI; i++) sum[i] += y[i];
+    n++;
+  }
+  mp.tilt.fill(0);
+  centralKept = n;
+  for (let i = 0; i < nI; i++) sum[i] /= <f64>n;
+  return sum;
+}
+
+/** Adds the master's duals (per item, clamped at 0) to into; returns their value y.dr. */
+function readDuals(mp: Master, dr: Int32Array, into: Float64Array): f64 {
+  let v: f64 = 0;
+  for (let r = 0; r < mp.m; r++) {
+    const i = mp.rowItem[r];
+    const y = Math.max(0.0, mp.y[r]);
+    into[i] += y;
+    v += y * <f64>dr[i];
+  }
+  return v;
+}
+
+/** SplitMix64's step: the memo's random keys, the same for every run. */
+function splitMix(x: u64): u64 {
+  let z = x + 0x9e3779b97f4a7c15;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
+  return z ^ (z >> 31);
+}
 
 export class ReducedCostCover {
   inst: Instance;
@@ -22,6 +96,11 @@ export class ReducedCostCover {
   /** Patterns enumerated and cover nodes of the last run (for the bench's figures). */
   patterns: i32 = 0;
   nodes: i32 = 0;
+  hits: i32 = 0;
+  /** k - y.d at the scaled duals of the last run. */
+  gap: f64 = 0;
+  /** The plan found by the last run (RC_FOUND). */
+  bars: Array<Bar> = new Array<Bar>();
   private maxWork: f64 = 0;
   private gaveUp: bool = false;
   private y: Float64Array;
@@ -49,6 +128,15 @@ export class ReducedCostCover {
   private byItem: Int32Array = new Int32Array(0);
   private chosen: I32Vec = new I32Vec(64);
   private found: bool = false;
+  // Failed residuals: two additive hashes of rem[] (random 64-bit keys per item, updated as
+  // pieces are cut), the first with the bars left as the map's key, the second checked.
+  private key1: Uint64Array;
+  private key2: Uint64Array;
+  private hash1: u64 = 0;
+  private hash2: u64 = 0;
+  private failed: Map<u64, i32> = new Map<u64, i32>();
+  private failedHash2: Array<u64> = new Array<u64>();
+  private failedGap: Array<f64> = new Array<f64>();
 
   constructor(inst: Instance) {
     this.inst = inst;
@@ -56,49 +144,74 @@ export class ReducedCostCover {
     this.count = new Int32Array(inst.nI);
     this.rem = new Int32Array(inst.nI);
     this.byItemStart = new Int32Array(inst.nI + 1);
+    this.key1 = new Uint64Array(inst.nI + 1);
+    this.key2 = new Uint64Array(inst.nI);
+    let h: u64 = 0x9e3779b97f4a7c15;
+    for (let i = 0; i <= inst.nI; i++) {
+      h = splitMix(h);
+      this.key1[i] = h;
+      if (i == inst.nI) break;
+      h = splitMix(h);
+      this.key2[i] = h;
+    }
   }
 
   /**
    * Looks for a plan of k bars of stock row t cutting the demand exactly, from duals y (per
-   * item, any sign; clamped and scaled here). Null when none was found within the work, or
-   * when the gap is too wide (see maxGap) or the patterns exceed maxPatterns.
+   * item, any sign; clamped and scaled here): RC_FOUND (the plan in bars), RC_EXHAUSTED (no
+   * plan of k bars exists) or RC_GAVE_UP (the work, the gap (maxGap) or the patterns
+   * (maxPatterns) exceeded their caps).
    */
-  run(duals: Float64Array, t: i32, k: i32, maxGap: f64, maxPatterns: i32, maxWork: f64): Array<Bar> | null {
+  run(duals: Float64Array, t: i32, k: i32, maxGap: f64, maxPatterns: i32, maxWork: f64): i32 {
     const inst = this.inst;
     this.work = 0;
     this.patterns = 0;
     this.nodes = 0;
+    this.hits = 0;
     this.maxWork = maxWork;
     this.gaveUp = false;
     this.found = false;
+    this.bars = new Array<Bar>();
     this.maxPatterns = maxPatterns;
     this.cap = inst.cap[t] + inst.eps;
-    const gap = this.scaleDuals(duals, t, k);
-    if (!(gap >= 0) || gap > maxGap) return null;
+    let gap = this.scaleDuals(duals, t, k);
+    this.gap = gap;
+    // y.d above k is itself a proof (the LP bound exceeds k); a hair above is rounding.
+    if (gap < -RC_TOL) return RC_EXHAUSTED;
+    if (!(gap <= maxGap)) return RC_GAVE_UP;
+    if (gap < 0) gap = 0;
     this.need = 1.0 - gap - RC_TOL;
     let length: f64 = 0;
     for (let i = 0; i < inst.nI; i++) length += <f64>inst.dem[i] * inst.size[i];
     this.maxWaste = <f64>k * inst.cap[t] - length + inst.eps * <f64>k;
-    if (this.maxWaste < -inst.eps) return null;
+    if (this.maxWaste < -inst.eps) return RC_EXHAUSTED;
     this.enumerate(t);
-    if (this.gaveUp) return null;
+    if (this.gaveUp) return RC_GAVE_UP;
     this.indexByItem();
     this.rem.set(inst.dem);
     this.left = 0;
     for (let i = 0; i < inst.nI; i++) this.left += inst.dem[i];
     this.chosen.clear();
+    this.hash1 = 0;
+    this.hash2 = 0;
+    for (let i = 0; i < inst.nI; i++) {
+      this.hash1 += <u64>inst.dem[i] * this.key1[i];
+      this.hash2 += <u64>inst.dem[i] * this.key2[i];
+    }
+    this.failed.clear();
+    this.failedHash2.length = 0;
+    this.failedGap.length = 0;
     this.cover(gap, k, this.maxWaste);
-    if (!this.found) return null;
-    const bars = new Array<Bar>();
+    if (!this.found) return this.gaveUp ? RC_GAVE_UP : RC_EXHAUSTED;
     for (let c = 0; c < this.chosen.len; c++) {
       const p = this.chosen.data[c];
       const bar = new Bar(t);
       for (let a = this.start.data[p]; a < this.start.data[p + 1]; a++) {
         for (let r = 0; r < this.cnt.data[a]; r++) bar.add(this.item.data[a], inst.size[this.item.data[a]]);
       }
-      bars.push(bar);
+      this.bars.push(bar);
     }
-    return bars;
+    return RC_FOUND;
   }
 
   /** Clamps the duals at 0 and scales them so no pattern of row t exceeds 1; returns k - y.d. */
@@ -252,6 +365,29 @@ export class ReducedCostCover {
       return;
     }
     if (barsLeft == 0) return;
+    // The same pieces left failed before with the same bars and as much reduced cost or more.
+    const key = this.hash1 + <u64>barsLeft * this.key1[this.inst.nI];
+    if (this.failed.has(key)) {
+      const f = this.failed.get(key);
+      if (this.failedHash2[f] == this.hash2 && gap <= this.failedGap[f] + MEMO_TOL) {
+        this.hits++;
+        return;
+      }
+    }
+    this.search(gap, barsLeft, waste);
+    if (this.found || this.gaveUp) return;
+    if (this.failed.has(key)) {
+      const f = this.failed.get(key);
+      if (this.failedHash2[f] == this.hash2 && gap > this.failedGap[f]) this.failedGap[f] = gap;
+    } else {
+      this.failed.set(key, this.failedGap.length);
+      this.failedHash2.push(this.hash2);
+      this.failedGap.push(gap);
+    }
+  }
+
+  /** The children of a cover node (see cover). */
+  private search(gap: f64, barsLeft: i32, waste: f64): void {
     const nI = this.inst.nI;
     let pick: i32 = -1;
     let fewest: i32 = i32.MAX_VALUE;
@@ -304,8 +440,12 @@ export class ReducedCostCover {
   /** Takes (sign 1) or gives back (sign -1) the pieces of pattern p. */
   private cut(p: i32, sign: i32): void {
     for (let a = this.start.data[p]; a < this.start.data[p + 1]; a++) {
-      this.rem[this.item.data[a]] -= sign * this.cnt.data[a];
-      this.left -= sign * this.cnt.data[a];
+      const i = this.item.data[a];
+      const c = sign * this.cnt.data[a];
+      this.rem[i] -= c;
+      this.left -= c;
+      this.hash1 -= <u64>c * this.key1[i];
+      this.hash2 -= <u64>c * this.key2[i];
     }
   }
 }

@@ -19,7 +19,7 @@ import { cheapBound, roundBound } from "./bounds";
 import { BarEmptier } from "./improve";
 import { Repacker } from "./repack";
 import { Prover, PROOF_FOUND, PROOF_PROVEN } from "./prove";
-import { ReducedCostCover } from "./rc-cover";
+import { ReducedCostCover, RC_FOUND, RC_EXHAUSTED } from "./rc-cover";
 import { Rng, seedFromF64 } from "../common/rng";
 import { Budget, now } from "../common/clock";
 
@@ -348,12 +348,18 @@ export class Search {
     const remaining = inst.effort > 0 ? (inst.effort - <f64>mp.pivots) * RC_COVER_WORK_PER_PIVOT : RC_COVER_WORK;
     const work = Math.min(RC_COVER_WORK, remaining);
     if (work <= 0) return;
-    const bars = rc.run(duals, 0, k, RC_COVER_GAP, RC_COVER_PATTERNS, work);
+    const found = rc.run(duals, 0, k, RC_COVER_GAP, RC_COVER_PATTERNS, work);
     mp.pivots += <i32>Math.ceil(rc.work / RC_COVER_WORK_PER_PIVOT);
     this.coverNodes = rc.nodes;
-    if (bars === null) return;
+    if (found == RC_EXHAUSTED) {
+      // No plan of k bars: the bound rises to k + 1 bars.
+      const lb = <f64>(k + 1) * w;
+      if (lb > this.lowerBound) this.lowerBound = lb;
+      return;
+    }
+    if (found != RC_FOUND) return;
     const p = new Plan();
-    for (let b = 0; b < bars.length; b++) p.bars.push(bars[b]);
+    for (let b = 0; b < rc.bars.length; b++) p.bars.push(rc.bars[b]);
     this.offer(p);
   }
 
