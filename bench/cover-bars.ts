@@ -5,7 +5,7 @@ import { loadLinearModule, encodeLinear, type LinearProblem } from '../src/engin
 import { runFlat, type FlatEngine } from '../src/engine/common/wasm.js';
 
 interface CoverExports extends FlatEngine {
-  coverLinearBars(k: number, maxWork: number, maxGap: number, maxPatterns: number, rounds: number): number;
+  coverLinearBars(k: number, maxWork: number, maxGap: number, maxPatterns: number): number;
 }
 
 export type CoverStatus = 'found' | 'exhausted' | 'gave up';
@@ -18,17 +18,17 @@ export interface CoverRun {
   patterns: number;
   nodes: number;
   work: number;
-  /** LP pivots, and LP solves whose duals were averaged. */
+  /** LP pivots in all, and those of finishing the LP for its duals. */
   pivots: number;
-  solves: number;
+  finishPivots: number;
   bars: number[][];
 }
 
 const STATUS: CoverStatus[] = ['found', 'exhausted', 'gave up'];
 
 /** Runs the cover for k bars of `problem` (one stock row) within the caps. */
-export function coverBars(problem: LinearProblem, k: number, maxWork: number, maxGap = 0.05, maxPatterns = 1500, rounds = 0, module = loadLinearModule()): CoverRun {
-  const { out } = runFlat<CoverExports>(module, 'linear cover', encodeLinear(problem), (e) => e.coverLinearBars(k, maxWork, maxGap, maxPatterns, rounds));
+export function coverBars(problem: LinearProblem, k: number, maxWork: number, maxGap = 0.05, maxPatterns = 1500, module = loadLinearModule()): CoverRun {
+  const { out } = runFlat<CoverExports>(module, 'linear cover', encodeLinear(problem), (e) => e.coverLinearBars(k, maxWork, maxGap, maxPatterns));
   if (out.length < 8) throw new Error('kerf linear cover: input rejected');
   const bars: number[][] = [];
   let at = 8;
@@ -37,5 +37,5 @@ export function coverBars(problem: LinearProblem, k: number, maxWork: number, ma
     bars.push(Array.from(out.subarray(at + 1, at + 1 + c)));
     at += 1 + c;
   }
-  return { status: STATUS[out[0]!]!, gap: out[1]!, patterns: out[2]!, nodes: out[3]!, work: out[4]!, pivots: out[5]!, solves: out[6]!, bars };
+  return { status: STATUS[out[0]!]!, gap: out[1]!, patterns: out[2]!, nodes: out[3]!, work: out[4]!, pivots: out[5]!, finishPivots: out[6]!, bars };
 }

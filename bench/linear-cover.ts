@@ -9,7 +9,6 @@
 //   BENCH_COVER_WORK       work cap (pattern checks) per instance, default 1.5e7
 //   BENCH_COVER_GAP        largest gap tried, default 0.05
 //   BENCH_COVER_PATTERNS   most patterns, default 1500
-//   BENCH_COVER_ROUNDS     tilted LP re-solves averaged into the duals, default 0
 //   BENCH_COVER_BELOW      1 (default): k = optimum - 1; 0: k = optimum
 //   BENCH_COVER_INSTANCES  comma list of Hard28 numbers (default all 28)
 //   BENCH_LINEAR_DIR       default /work/shared/bench/instances/1d-bpplib
@@ -23,7 +22,6 @@ const DIR = process.env.BENCH_LINEAR_DIR ?? '/work/shared/bench/instances/1d-bpp
 const WORK = Number(process.env.BENCH_COVER_WORK ?? 1.5e7);
 const GAP = Number(process.env.BENCH_COVER_GAP ?? 0.05);
 const PATTERNS = Number(process.env.BENCH_COVER_PATTERNS ?? 1500);
-const ROUNDS = Number(process.env.BENCH_COVER_ROUNDS ?? 0);
 const BELOW = (process.env.BENCH_COVER_BELOW ?? '1') !== '0';
 
 function optimum(name: string): number {
@@ -40,8 +38,8 @@ function main(): void {
   const wanted = process.env.BENCH_COVER_INSTANCES?.split(',').map((s) => `Hard28_BPP${s.trim()}`);
   const files = wanted ?? all;
   console.log(`reduced-cost cover, k = optimum${BELOW ? ' - 1' : ''}, work ${WORK}, gap <= ${GAP}, patterns <= ${PATTERNS}\n`);
-  console.log('| instance | k | LP pivots | solves | gap | patterns | nodes | work | status | CPU ms |');
-  console.log('|---|---|---|---|---|---|---|---|---|---|');
+  console.log('| instance | k | LP pivots | gap | patterns | nodes | work | status | CPU ms |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
   let cpuAll = 0;
   for (const file of files) {
     const lines = readFileSync(join(DIR, 'Hard28_CSP', `${file}.txt`), 'utf8').split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
@@ -56,11 +54,11 @@ function main(): void {
     };
     const k = optimum(file) - (BELOW ? 1 : 0);
     const before = cpuUsage();
-    const run = coverBars(problem, k, WORK, GAP, PATTERNS, ROUNDS, module);
+    const run = coverBars(problem, k, WORK, GAP, PATTERNS, module);
     const cpu = cpuUsage(before);
     const ms = (cpu.user + cpu.system) / 1000;
     cpuAll += ms;
-    console.log(`| ${file} | ${k} | ${run.pivots} | ${run.solves} | ${run.gap.toExponential(2)} | ${run.patterns} | ${run.nodes} | ${run.work} | ${run.status} | ${ms.toFixed(0)} |`);
+    console.log(`| ${file} | ${k} | ${run.pivots} | ${run.gap.toExponential(2)} | ${run.patterns} | ${run.nodes} | ${run.work} | ${run.status} | ${ms.toFixed(0)} |`);
   }
   console.log(`\nCPU ${(cpuAll / 1000).toFixed(1)} s`);
 }

@@ -36,21 +36,18 @@ let coverBars: i32 = 0;
 let coverWork: f64 = 0;
 let coverGap: f64 = 0;
 let coverPatterns: i32 = 0;
-let coverRounds: i32 = 0;
 
 function coverInput(input: Float64Array): Float64Array {
-  return coverFlat(input, coverBars, coverWork, coverGap, coverPatterns, coverRounds);
+  return coverFlat(input, coverBars, coverWork, coverGap, coverPatterns);
 }
 
 /**
  * For tests and benches only, not the service: runs the reduced-cost cover for k bars on the
- * job in the input buffer, within maxWork checks, a gap of maxGap and maxPatterns patterns,
- * from duals averaged over 1 + rounds LP solves (rc-cover.ts centralDuals)
+ * job in the input buffer, within maxWork checks, a gap of maxGap and maxPatterns patterns
  * (linear/rc-cover-check.ts says what it returns); returns the output length in f64s.
  */
-export function coverLinearBars(k: i32, maxWork: f64, maxGap: f64, maxPatterns: i32, rounds: i32): i32 {
+export function coverLinearBars(k: i32, maxWork: f64, maxGap: f64, maxPatterns: i32): i32 {
   coverBars = k;
-  coverRounds = rounds;
   coverWork = maxWork;
   coverGap = maxGap;
   coverPatterns = maxPatterns;

@@ -45,11 +45,6 @@ export class Master {
   rowItem: Int32Array;
   rowOf: Int32Array;
   dem: Float64Array;
-  /**
-   * Added to each item's demand (0 but while the reduced-cost cover moves the duals along the
-   * optimal face, rc-cover.ts centralDuals).
-   */
-  tilt: Float64Array;
   binv: Float64Array = new Float64Array(0);
   /** Basic column per row: a pool index, or -(r + 1) for the surplus of row r. */
   basis: Int32Array = new Int32Array(0);
@@ -102,7 +97,6 @@ export class Master {
     this.rowItem = new Int32Array(inst.nI);
     this.rowOf = new Int32Array(inst.nI);
     this.dem = new Float64Array(inst.nI);
-    this.tilt = new Float64Array(inst.nI);
     this.patStart.push(0);
   }
 
@@ -290,7 +284,7 @@ export class Master {
       if (dr[i] > 0) {
         this.rowOf[i] = m;
         this.rowItem[m] = i;
-        this.dem[m] = <f64>dr[i] + perturbation(m) + this.tilt[i];
+        this.dem[m] = <f64>dr[i] + perturbation(m);
         m++;
       }
     }
@@ -503,7 +497,7 @@ export class Master {
     this.value = 0;
     this.bound = 0;
     this.centerOk = false;
-    for (let r = 0; r < m; r++) this.dem[r] = <f64>dr[this.rowItem[r]] + perturbation(r) + this.tilt[this.rowItem[r]];
+    for (let r = 0; r < m; r++) this.dem[r] = <f64>dr[this.rowItem[r]] + perturbation(r);
     for (let k = 0; k < m; k++) {
       let v: f64 = 0;
       const row = this.binv.dataStart + (<usize>(k * m) << 3);

@@ -3,19 +3,19 @@
 // to optimality from a best-fit plan (as the search does, without its dives), so that a test
 // can hold its answer against an exhaustive search.
 // Output (empty when the input is not a job with one stock row): [status (rc-cover.ts RC_*),
-// gap, patterns, cover nodes, work, LP pivots, LP solves averaged, bars found, then per bar found: pieces c, then c item
+// gap, patterns, cover nodes, work, LP pivots, of which finishing the LP, bars found, then per bar found: pieces c, then c item
 // indices].
 
 import { decode } from "./instance";
 import { Bar } from "./plan";
 import { bestFitDecreasing, sizeOrder } from "./heuristic";
 import { rootLp } from "./prove-check";
-import { ReducedCostCover, RC_FOUND, centralDuals, centralKept } from "./rc-cover";
+import { ReducedCostCover, RC_FOUND } from "./rc-cover";
 
 /** Pivots that finishing the root LP may take (a safeguard, not a limit in practice). */
 const CHECK_LP_PIVOTS: i32 = 1 << 24;
 
-export function coverFlat(input: Float64Array, k: i32, maxWork: f64, maxGap: f64, maxPatterns: i32, rounds: i32): Float64Array {
+export function coverFlat(input: Float64Array, k: i32, maxWork: f64, maxGap: f64, maxPatterns: i32): Float64Array {
   const inst = decode(input);
   if (inst === null || inst.nT != 1) return new Float64Array(0);
   const dr = inst.dem.slice();
@@ -24,8 +24,10 @@ export function coverFlat(input: Float64Array, k: i32, maxWork: f64, maxGap: f64
   const plan = new Array<Bar>();
   bestFitDecreasing(inst, dr, qr, sizeOrder(inst), plan, false);
   const mp = rootLp(inst, plan);
-  const duals = centralDuals(mp, inst.dem, inst.qty, Infinity, CHECK_LP_PIVOTS, rounds);
-  if (duals === null) return new Float64Array(0);
+  const lp = mp.pivots;
+  mp.solveToOptimum(inst.dem, inst.qty, Infinity, CHECK_LP_PIVOTS);
+  const duals = new Float64Array(inst.nI);
+  for (let r = 0; r < mp.m; r++) duals[mp.rowItem[r]] = mp.y[r];
   const rc = new ReducedCostCover(inst);
   const st = rc.run(duals, 0, k, maxGap, maxPatterns, maxWork);
   const found = st == RC_FOUND ? rc.bars : new Array<Bar>();
@@ -38,7 +40,7 @@ export function coverFlat(input: Float64Array, k: i32, maxWork: f64, maxGap: f64
   out[3] = <f64>rc.nodes;
   out[4] = rc.work;
   out[5] = <f64>mp.pivots;
-  out[6] = <f64>centralKept + 1000 * <f64>rc.hits;
+  out[6] = <f64>(mp.pivots - lp);
   out[7] = <f64>found.length;
   let at = 8;
   for (let b = 0; b < found.length; b++) {

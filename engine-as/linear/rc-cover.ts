@@ -1,17 +1,23 @@
-// Reduced-cost column enumeration for a plan of k bars of one stock row. With duals y >= 0
-// scaled so that every pattern p has y(p) <= 1 (Farley), the bars of any plan of k bars that
-// cuts the demand d exactly have reduced costs 1 - y(p) >= 0 adding up to k - y.d (the gap).
-// So every bar of such a plan is among the patterns with reduced cost <= gap, which, when the
-// LP bound is within a small fraction of k, are few (hundreds). They are enumerated (a
-// depth-first search over item counts, bounded by the best dual per unit of room left), and
-// an exact cover of the demand by at most k of them is searched, keeping the reduced costs
-// and the waste within their budgets. Both searches are capped by counted work, so a run
-// is deterministic; a cover found is a valid plan of k bars.
+// Reduced-cost column enumeration for a plan of k bars of one stock row, which either finds
+// such a plan or proves that none exists.
+//
+// The argument. Take duals y >= 0 scaled so that every pattern p (at most the demand of each
+// item) has y(p) <= 1 (Farley; any dual-feasible y will do, only y.d matters). A plan of at
+// most k bars cuts at least the demand d; taking surplus pieces out of its bars leaves
+// patterns that cut d exactly, still at most k of them. Their reduced costs 1 - y(p) are each
+// >= 0 and add up to (bars) - y.d <= k - y.d (the gap); their wastes add up to (bars) x
+// capacity - (length of d) <= k x capacity - (length of d) (the room). So every bar of such a
+// plan has reduced cost <= gap and waste <= room: it is among the patterns enumerated here
+// (a depth-first search over item counts, bounded by the best dual per unit of room left),
+// and the plan is an exact cover of d by at most k of them within both budgets, which the
+// cover search looks for. When the enumeration is complete and the cover search ends
+// without a cover (RC_EXHAUSTED), no plan of k bars exists: the bound is k + 1 bars. When
+// the LP bound is within a small fraction of k the patterns are few (hundreds). Both searches
+// are capped by counted work (RC_GAVE_UP), so a run is deterministic.
 
 import { Instance } from "./instance";
 import { Bar } from "./plan";
 import { Knapsack } from "./knapsack";
-import { Master, LP_OPTIMAL } from "./master";
 import { I32Vec, F64Vec, sortByKey } from "../common/arrays";
 
 const RC_TOL: f64 = 1e-9;
@@ -22,64 +28,6 @@ const MEMO_TOL: f64 = 1e-12;
 export const RC_FOUND: i32 = 0;
 export const RC_EXHAUSTED: i32 = 1;
 export const RC_GAVE_UP: i32 = 2;
-
-/** Demand tilt per item (times a number in [-1, 1)) of the re-solves of centralDuals. */
-const TILT: f64 = 1e-3;
-/** A tilted solve's duals are kept when their value at the true demand is this close. */
-const TILT_VALUE_TOL: f64 = 1e-7;
-
-/** Solves whose duals the last centralDuals averaged (for the bench's figures). */
-export let centralKept: i32 = 0;
-
-/**
- * Optimal duals of the LP from the middle of its optimal face: the average of the duals of
- * the LP solved to optimality and re-solved with the demands tilted (a distinct, seeded
- * direction each round, small enough that each answer stays optimal for the true demands).
- * A degenerate LP has many optimal dual vertices, each with many patterns of reduced cost 0;
- * a pattern has reduced cost 0 at the average only if it has at all of them. Null when the
- * LP did not reach optimality within maxPivots (counted in mp.pivots).
- */
-export function centralDuals(mp: Master, dr: Int32Array, qr: Int32Array, deadline: f64, maxPivots: i32, rounds: i32): Float64Array | null {
-  const inst = mp.inst;
-  const nI = inst.nI;
-  const limit = mp.pivots + maxPivots;
-  if (mp.solveToOptimum(dr, qr, deadline, maxPivots) != LP_OPTIMAL) return null;
-  const sum = new Float64Array(nI);
-  const y = new Float64Array(nI);
-  const base = readDuals(mp, dr, sum);
-  let n: i32 = 1;
-  let h: u32 = 0x9e3779b9;
-  for (let j = 0; j < rounds && mp.pivots < limit; j++) {
-    for (let i = 0; i < nI; i++) {
-      h ^= h << 13;
-      h ^= h >> 17;
-      h ^= h << 5;
-      mp.tilt[i] = TILT * (<f64>(h % 2000) / 1000.0 - 1.0);
-    }
-    const st = mp.solveToOptimum(dr, qr, deadline, limit - mp.pivots);
-    if (st != LP_OPTIMAL) break;
-    y.fill(0);
-    if (readDuals(mp, dr, y) < base - TILT_VALUE_TOL) continue;
-    for (let i = 0; i < nI; i++) sum[i] += y[i];
-    n++;
-  }
-  mp.tilt.fill(0);
-  centralKept = n;
-  for (let i = 0; i < nI; i++) sum[i] /= <f64>n;
-  return sum;
-}
-
-/** Adds the master's duals (per item, clamped at 0) to into; returns their value y.dr. */
-function readDuals(mp: Master, dr: Int32Array, into: Float64Array): f64 {
-  let v: f64 = 0;
-  for (let r = 0; r < mp.m; r++) {
-    const i = mp.rowItem[r];
-    const y = Math.max(0.0, mp.y[r]);
-    into[i] += y;
-    v += y * <f64>dr[i];
-  }
-  return v;
-}
 
 /** SplitMix64's step: the memo's random keys, the same for every run. */
 function splitMix(x: u64): u64 {
@@ -96,7 +44,6 @@ export class ReducedCostCover {
   /** Patterns enumerated and cover nodes of the last run (for the bench's figures). */
   patterns: i32 = 0;
   nodes: i32 = 0;
-  hits: i32 = 0;
   /** k - y.d at the scaled duals of the last run. */
   gap: f64 = 0;
   /** The plan found by the last run (RC_FOUND). */
@@ -167,7 +114,6 @@ export class ReducedCostCover {
     this.work = 0;
     this.patterns = 0;
     this.nodes = 0;
-    this.hits = 0;
     this.maxWork = maxWork;
     this.gaveUp = false;
     this.found = false;
@@ -351,7 +297,11 @@ export class ReducedCostCover {
    * turn (lowest reduced cost first); a pattern tried is barred for its later siblings (any
    * cover using it was in its own branch). A node ends when the reduced costs or the waste
    * that the pieces left need at least (each piece's least share of a pattern's) exceed what
-   * is left of the budgets.
+   * is left of the budgets, or when the same pieces were left before with as many bars and as
+   * much reduced cost or more, and that node failed. That memo holds although barred patterns
+   * were left out there: a cover of those pieces using a pattern barred at that node,
+   * completed by the path to it, is a cover that the earlier sibling branch of the pattern
+   * would have found. (The waste left follows from the pieces and the bars left.)
    */
   private cover(gap: f64, barsLeft: i32, waste: f64): void {
     if (this.found || this.gaveUp) return;
@@ -369,10 +319,7 @@ export class ReducedCostCover {
     const key = this.hash1 + <u64>barsLeft * this.key1[this.inst.nI];
     if (this.failed.has(key)) {
       const f = this.failed.get(key);
-      if (this.failedHash2[f] == this.hash2 && gap <= this.failedGap[f] + MEMO_TOL) {
-        this.hits++;
-        return;
-      }
+      if (this.failedHash2[f] == this.hash2 && gap <= this.failedGap[f] + MEMO_TOL) return;
     }
     this.search(gap, barsLeft, waste);
     if (this.found || this.gaveUp) return;

@@ -10,6 +10,7 @@ import { loadLinearModule } from '../../src/engine/linear/solve.js';
 import { coverBars, type CoverRun } from '../../bench/cover-bars.js';
 import { fewestBars } from '../support/bin-packing.js';
 import { aboveBoundJobs, fewLengths, pieces, problem, randomJob, type Job } from '../support/linear-jobs.js';
+import { seededRandom } from '../../bench/seeded.js';
 
 let mod: WebAssembly.Module;
 beforeAll(() => {
@@ -17,7 +18,6 @@ beforeAll(() => {
 });
 
 const WORK = 2e6;
-const ROUNDS = Number(process.env.COVER_ROUNDS ?? 16);
 
 /** A plan the cover found: every piece once, each bar within the bar length, at most k bars. */
 function expectPacking(job: Job, run: CoverRun, k: number): void {
@@ -33,12 +33,30 @@ function expectPacking(job: Job, run: CoverRun, k: number): void {
 /** Runs the cover with k = fewest - 1 and k = fewest; returns the first's status. */
 function checkCover(job: Job, fewest: number): CoverRun {
   const p = problem(job);
-  const below = coverBars(p, fewest - 1, WORK, 1, 100_000, ROUNDS, mod);
+  const below = coverBars(p, fewest - 1, WORK, 1, 100_000, mod);
   expect(below.status).not.toBe('found');
-  const at = coverBars(p, fewest, WORK, 1, 100_000, ROUNDS, mod);
+  const at = coverBars(p, fewest, WORK, 1, 100_000, mod);
   expect(at.status).not.toBe('exhausted');
   if (at.status === 'found') expectPacking(job, at, fewest);
   return below;
+}
+
+/** k bars each cut into 2-5 pieces with no waste: k bars is the optimum, and the LP bound. */
+function perfectJob(seed: number): { job: Job; k: number } {
+  const r = seededRandom(seed);
+  const capacity = 100 + Math.floor(r() * 900);
+  const k = 6 + Math.floor(r() * 9);
+  const counts = new Map<number, number>();
+  for (let b = 0; b < k; b++) {
+    const cuts = [0, capacity];
+    for (let c = 1 + Math.floor(r() * 4); c > 0; c--) cuts.push(1 + Math.floor(r() * (capacity - 1)));
+    cuts.sort((x, y) => x - y);
+    for (let j = 1; j < cuts.length; j++) {
+      const l = cuts[j]! - cuts[j - 1]!;
+      if (l > 0) counts.set(l, (counts.get(l) ?? 0) + 1);
+    }
+  }
+  return { job: { capacity, parts: [...counts] }, k };
 }
 
 describe('linear reduced-cost cover, against exhaustive search', () => {
@@ -71,5 +89,22 @@ describe('linear reduced-cost cover, against exhaustive search', () => {
     }
     console.log(`above-bound jobs: ${jobs.length}, exhausted ${exhausted}, nodes ${nodes.join(' ')}, patterns ${patterns.join(' ')}`);
     expect(exhausted).toBeGreaterThanOrEqual(Math.ceil(0.8 * jobs.length));
+  });
+
+  it('never exhausts on jobs cut from k bars with no waste, and finds most', () => {
+    let found = 0;
+    const nodes: number[] = [];
+    for (let seed = 1; seed <= 60; seed++) {
+      const { job, k } = perfectJob(seed);
+      const run = coverBars(problem(job), k, WORK, 1, 100_000, mod);
+      expect(run.status).not.toBe('exhausted');
+      if (run.status === 'found') {
+        expectPacking(job, run, k);
+        found++;
+      }
+      nodes.push(run.nodes);
+    }
+    console.log(`no-waste jobs: 60, found ${found}, nodes ${nodes.join(' ')}`);
+    expect(found).toBeGreaterThanOrEqual(30);
   });
 });
