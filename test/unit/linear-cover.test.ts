@@ -18,6 +18,13 @@ beforeAll(() => {
 });
 
 const WORK = 2e6;
+/**
+ * Above 1, so that with k = fewest bars on jobs above their bound (gap between 1 and 2) every
+ * pattern within the waste room is enumerated and the cover search runs in full.
+ */
+const GAP = 2;
+let atFound = 0;
+let atNodes: number[] = [];
 
 /** A plan the cover found: every piece once, each bar within the bar length, at most k bars. */
 function expectPacking(job: Job, run: CoverRun, k: number): void {
@@ -33,11 +40,13 @@ function expectPacking(job: Job, run: CoverRun, k: number): void {
 /** Runs the cover with k = fewest - 1 and k = fewest; returns the first's status. */
 function checkCover(job: Job, fewest: number): CoverRun {
   const p = problem(job);
-  const below = coverBars(p, fewest - 1, WORK, 1, 100_000, mod);
+  const below = coverBars(p, fewest - 1, WORK, GAP, 100_000, mod);
   expect(below.status).not.toBe('found');
-  const at = coverBars(p, fewest, WORK, 1, 100_000, mod);
+  const at = coverBars(p, fewest, WORK, GAP, 100_000, mod);
   expect(at.status).not.toBe('exhausted');
   if (at.status === 'found') expectPacking(job, at, fewest);
+  atFound += at.status === 'found' ? 1 : 0;
+  atNodes.push(at.nodes);
   return below;
 }
 
@@ -79,6 +88,8 @@ describe('linear reduced-cost cover, against exhaustive search', () => {
     const jobs = [...new Map(walks.map((w) => [JSON.stringify(w.job), w])).values()];
     expect(jobs.length).toBeGreaterThanOrEqual(24);
     let exhausted = 0;
+    atFound = 0;
+    atNodes = [];
     const nodes: number[] = [];
     const patterns: number[] = [];
     for (const { job, fewest } of jobs) {
@@ -87,8 +98,10 @@ describe('linear reduced-cost cover, against exhaustive search', () => {
       nodes.push(r.nodes);
       patterns.push(r.patterns);
     }
-    console.log(`above-bound jobs: ${jobs.length}, exhausted ${exhausted}, nodes ${nodes.join(' ')}, patterns ${patterns.join(' ')}`);
+    console.log(`above-bound jobs: ${jobs.length}, exhausted ${exhausted}, nodes ${nodes.join(' ')}, patterns ${patterns.join(' ')}; ` +
+      `with k = fewest found ${atFound}, nodes ${atNodes.join(' ')}`);
     expect(exhausted).toBeGreaterThanOrEqual(Math.ceil(0.8 * jobs.length));
+    expect(atFound).toBeGreaterThanOrEqual(Math.ceil(0.8 * jobs.length));
   });
 
   it('never exhausts on jobs cut from k bars with no waste, and finds most', () => {
@@ -96,7 +109,7 @@ describe('linear reduced-cost cover, against exhaustive search', () => {
     const nodes: number[] = [];
     for (let seed = 1; seed <= 60; seed++) {
       const { job, k } = perfectJob(seed);
-      const run = coverBars(problem(job), k, WORK, 1, 100_000, mod);
+      const run = coverBars(problem(job), k, WORK, GAP, 100_000, mod);
       expect(run.status).not.toBe('exhausted');
       if (run.status === 'found') {
         expectPacking(job, run, k);
