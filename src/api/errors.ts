@@ -4,6 +4,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodError } from 'zod';
 import { requestLog } from './plugins/request-log.js';
+import { bodyStillArriving, drainBody } from './refused-body.js';
 
 export class ApiError extends Error {
   constructor(
@@ -49,6 +50,17 @@ function missing(input: unknown, path: readonly PropertyKey[]): boolean {
 }
 
 export function handleError(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) {
+  // Refused before the body was all read (a 413, or a refusal at admission): read the rest first
+  // so that the client, still sending, gets the answer and not a reset (refused-body.ts).
+  if (bodyStillArriving(request)) {
+    return drainBody(request).then(() => {
+      answerError(error, request, reply);
+    });
+  }
+  return answerError(error, request, reply);
+}
+
+function answerError(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof ApiError) {
     return reply.code(error.statusCode).headers(error.headers).send(errorBody(error.message, error.details));
   }

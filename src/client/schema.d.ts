@@ -914,7 +914,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Body over 32 MB (refused from Content-Length before reading; a chunked body is cut off). */
+            /** @description Body over 32 MB (refused from Content-Length, or cut off when chunked; the rest, up to 64 MB, is read and dropped before this answer). */
             413: {
                 headers: {
                     [name: string]: unknown;

@@ -53,23 +53,10 @@ export async function waitForResult(base: string, key: string, jobId: number, ti
 }
 
 /**
- * Sends a body with node:http and resolves on the response even when the server answers
- * early and closes while the body is still being written (413 from Content-Length).
+ * Sends a body with node:http in one attempt, as a plain client would (no retry on a reset):
+ * a refused body must still get its answer (the server reads the rest first, refused-body.ts).
  */
-export async function postEarlyAnswer(url: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; json: any }> {
-  // A server that answers early and closes may reset the connection before the client reads the
-  // answer (TCP discards it on RST); a real client retries on a reset, and so does this one.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await postOnce(url, headers, body);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (attempt >= 5 || (code !== 'ECONNRESET' && code !== 'EPIPE')) throw error;
-    }
-  }
-}
-
-function postOnce(url: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; json: any }> {
+export function postBody(url: string, headers: Record<string, string>, body: Buffer): Promise<{ status: number; json: any }> {
   return new Promise((resolve, reject) => {
     let answered = false;
     const request = http.request(url, { method: 'POST', headers: { ...headers, 'content-length': String(body.length) } }, (response) => {

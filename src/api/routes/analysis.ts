@@ -34,12 +34,6 @@ const query = z.object({
 /** The raw model file (our content-type parser reads any body into bytes). */
 const modelFile = z.instanceof(Uint8Array).meta({ type: 'string', contentMediaType: 'application/octet-stream', description: 'The model file itself: raw bytes, not multipart or base64.' });
 
-declare module 'fastify' {
-  interface FastifyRequest {
-    modelBodyCut?: boolean;
-  }
-}
-
 function tooLarge(received?: number): ApiError {
   return new ApiError(413, `The model file is larger than the ${MAX_MODEL_BYTES / (1024 * 1024)} MB limit; export it coarser or as STEP`, {
     limitBytes: MAX_MODEL_BYTES, ...(received !== undefined ? { receivedBytes: received } : {}),
@@ -50,7 +44,6 @@ function tooLarge(received?: number): ApiError {
 function readModelBody(request: FastifyRequest, payload: NodeJS.ReadableStream, done: (err: Error | null, body?: unknown) => void) {
   const declared = Number(request.headers['content-length']);
   if (Number.isFinite(declared) && declared > MAX_MODEL_BYTES) {
-    request.modelBodyCut = true;
     done(tooLarge(declared));
     return;
   }
@@ -66,10 +59,8 @@ function readModelBody(request: FastifyRequest, payload: NodeJS.ReadableStream, 
   const onData = (chunk: Buffer) => {
     length += chunk.length;
     if (length > MAX_MODEL_BYTES) {
-      // Cut off: stop reading, drop what was read, close the connection after the answer.
+      // Cut off: drop what was read; the error answer reads the rest (refused-body.ts).
       chunks.length = 0;
-      request.modelBodyCut = true;
-      payload.pause();
       finish(tooLarge());
       return;
     }
@@ -88,9 +79,6 @@ function readModelBody(request: FastifyRequest, payload: NodeJS.ReadableStream, 
 export async function analysisRoutes(app: FastifyInstance, { services }: FamilyOptions) {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { bodyLimit: MAX_MODEL_BYTES }, readModelBody);
-  app.addHook('onSend', async (request, reply) => {
-    if (request.modelBodyCut) reply.header('connection', 'close');
-  });
 
   app.withTypeProvider<ZodTypeProvider>().post('/v3/model/analysis', {
     schema: {
@@ -106,7 +94,7 @@ export async function analysisRoutes(app: FastifyInstance, { services }: FamilyO
         ...invalid('Empty body, format unknown or contradicted by the bytes, malformed file, or a bad query parameter;'),
         ...unauthorized,
         ...admission,
-        413: failure(`Body over ${MAX_MODEL_BYTES / 1024 / 1024} MB (refused from Content-Length before reading; a chunked body is cut off).`),
+        413: failure(`Body over ${MAX_MODEL_BYTES / 1024 / 1024} MB (refused from Content-Length, or cut off when chunked; the rest, up to 64 MB, is read and dropped before this answer).`),
         415: failure('Collada or 3MF: details.format, details.supported, details.help.'),
         422: failure('Over 2,000,000 triangles, or over the 30 s time budget (details.advice: the advice gathered so far).'),
       },
