@@ -472,7 +472,8 @@ export class Master {
     const target = this.target;
     this.target = Infinity;
     this.finish = true;
-    this.pivotLimit = this.pivots + maxPivots;
+    // Widened: maxPivots may be i32.MAX_VALUE (no cap), which would wrap to a negative limit.
+    this.pivotLimit = <i32>min(<i64>this.pivots + <i64>maxPivots, <i64>i32.MAX_VALUE);
     const st = this.resolve(dr, qr, deadline);
     this.finish = false;
     this.pivotLimit = i32.MAX_VALUE;
