@@ -30,6 +30,16 @@ const REFACTOR_EVERY: i32 = 100;
 /** Weight of the stability centre in the smoothed pricing duals (0 = no smoothing). */
 const SMOOTHING: f64 = 0.5;
 
+/** Hash of a pattern of stock row t: entries from .. to of (item, count), in item order. */
+function patternHash(t: i32, item: Int32Array, cnt: Int32Array, from: i32, to: i32): u64 {
+  let h = HASH_START ^ <u64>t;
+  for (let a = from; a < to; a++) {
+    h = hashStep(h, <u64>item[a]);
+    h = hashStep(h, <u64>cnt[a] << 20);
+  }
+  return h;
+}
+
 export class Master {
   inst: Instance;
   // Column pool: pattern p has stock row patType[p], cost patCost[p] and entries
@@ -119,11 +129,7 @@ export class Master {
       this.scratchItem.data[j + 1] = iv;
       this.scratchCnt.data[j + 1] = cv;
     }
-    let h = HASH_START ^ <u64>t;
-    for (let a = 0; a < k; a++) {
-      h = hashStep(h, <u64>this.scratchItem.data[a]);
-      h = hashStep(h, <u64>this.scratchCnt.data[a] << 20);
-    }
+    const h = patternHash(t, this.scratchItem.data, this.scratchCnt.data, 0, k);
     if (this.seen.has(h)) {
       const p = this.seen.get(h);
       if (this.samePattern(p, t)) return p;
@@ -138,6 +144,20 @@ export class Master {
     this.patStart.push(this.patItem.len);
     this.seen.set(h, p);
     return p;
+  }
+
+  /** Drops the patterns pooled since the pool held n, so a look-ahead leaves no trace. */
+  truncatePool(n: i32): void {
+    for (let p = this.patType.len - 1; p >= n; p--) {
+      const h = patternHash(this.patType.data[p], this.patItem.data, this.patCnt.data, this.patStart.data[p], this.patStart.data[p + 1]);
+      if (this.seen.has(h) && this.seen.get(h) == p) this.seen.delete(h);
+    }
+    this.patType.len = n;
+    this.patCost.len = n;
+    this.patStart.len = n + 1;
+    this.patItem.len = this.patStart.data[n];
+    this.patCnt.len = this.patItem.len;
+    if (this.lastAdded >= n) this.lastAdded = -1;
   }
 
   private samePattern(p: i32, t: i32): bool {

@@ -338,12 +338,14 @@ export class Search {
     if (k >= best.bars.length || (inst.qty[0] >= 0 && inst.qty[0] < k)) return;
     const mp = this.master;
     // The root LP stops once its bound rounds up to k: finish it for optimal duals, then put
-    // the root basis back, so the dives start where they did.
+    // the root basis and column pool back, so the dives start where they did.
     const root = mp.saveBasis();
+    const pool = mp.poolSize;
     const st = mp.solveToOptimum(inst.dem, inst.qty, this.budget.deadline, RC_COVER_LP_PIVOTS);
     const duals = new Float64Array(inst.nI);
     for (let r = 0; r < mp.m; r++) duals[mp.rowItem[r]] = mp.y[r];
     mp.restoreBasis(root);
+    mp.truncatePool(pool);
     if (st != LP_OPTIMAL) return;
     const rc = new ReducedCostCover(inst);
     const remaining = inst.effort > 0 ? (inst.effort - <f64>mp.pivots) * RC_COVER_WORK_PER_PIVOT : RC_COVER_WORK;
