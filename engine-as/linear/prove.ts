@@ -11,6 +11,23 @@
 // Pricing is a branch-and-bound knapsack over the node's groups of pieces kept together,
 // with the pairs kept apart as conflicts. Every bound is a Farley bound (duals scaled by the
 // best column's value), valid whatever the basis, so a node is pruned as soon as it exceeds k.
+// Subset-row cuts (subset-row.ts) lift the LP: for a triple S of pieces, the bars holding two
+// or more of S sum to at most 1. A k-bar packing is a partition of the pieces (a piece in
+// two bars can leave one, its group with it, and the node's rules still hold), so it keeps
+// every cut: the LP with cuts still bounds it. Cut j is a row with a slack, dual sigma_j <= 0.
+// The Farley bound with cuts: take y >= 0 (pieces' duals clipped) and sigma <= 0 (cuts'
+// duals clipped), V the largest value of a column the node allows, sum of y over its pieces
+// plus sigma_j for each cut with two of its pieces in it (at least 1: the pricing starts
+// there). Then (y, sigma) / V meets every column's dual constraint, so it is a dual solution
+// of the node's LP and its value (sum y + sum sigma) / V is below the LP and below any
+// packing. The pricing finds V exactly: its knapsack charges sigma_j when a second piece of S
+// comes in, and its fill bound, which leaves the charges out, stays above the true value
+// (charges are <= 0), so pruning with it is safe.
+// Cuts come in rounds at the root while the LP rises, and a few rounds at each node; a
+// node's cuts are dropped when its subtree is done, so each saved basis matches its rows.
+// New cuts leave the basis dual feasible but their slacks negative: a dual simplex over the
+// pool restores feasibility (each group's own column is in the pool, a packing that keeps
+// every cut), and when it fails the round is dropped.
 
 import { Instance } from "./instance";
 import { Bar } from "./plan";
@@ -42,7 +59,7 @@ const REFACTOR_EVERY: i32 = 100;
 const MAX_NODE_PIVOTS: i32 = 20000;
 /** Saved basis inverses (one per depth) may take this many bytes; deeper nodes refactor. */
 const SAVED_BYTES: f64 = 64e6;
-/** Subset-row cuts the root may add in all, and per round of separation. */
+/** Subset-row cuts in the LP at once (the root's and those of the nodes on the path), and per round. */
 const MAX_CUTS: i32 = 300;
 const CUTS_PER_ROUND: i32 = 30;
 /** At most one cut per this many pieces: many cuts over few pieces stall the simplex. */
@@ -122,10 +139,13 @@ export class Prover {
   chosen: Int32Array = new Int32Array(0);
   bestSet: Int32Array = new Int32Array(0);
   nBest: i32 = 0;
+  /** The dual ratio test's pick (dualRatio): the entering column and its reduced cost. */
   dualEnter: i32 = 0;
+  dualRc: f64 = 0;
+  /** Whether this run separates cuts. */
+  cutting: bool = true;
   /** The node's basis before a round of cuts. */
   held: Int32Array = new Int32Array(0);
-  dualRc: f64 = 0;
   bestValue: f64 = 0;
   mark: Uint8Array = new Uint8Array(0);
   together: Float64Array = new Float64Array(0);
@@ -321,10 +341,12 @@ export class Prover {
   /**
    * Tries to prove that no packing into k bars exists, from the tree's root, within maxNodes
    * more tree nodes, maxPricingNodes knapsack nodes in all, and the deadline. May run again
-   * (with a larger node budget): the column pool carries over.
+   * (with a larger node budget): the column pool and the root's cuts carry over. With `cuts`
+   * false, no new cuts are separated.
    */
-  run(plan: Array<Bar>, k: i32, maxNodes: i32, maxPricingNodes: f64, deadline: f64): i32 {
+  run(plan: Array<Bar>, k: i32, maxNodes: i32, maxPricingNodes: f64, deadline: f64, cuts: bool = true): i32 {
     this.k = k;
+    this.cutting = cuts;
     this.maxNodes = this.nodes + maxNodes;
     this.maxPricingNodes = maxPricingNodes;
     this.deadline = deadline;
@@ -374,7 +396,7 @@ export class Prover {
     // Rounds of cuts while the LP rises; when the dual simplex fails, the node goes on from
     // its LP before the round, without the round's cuts.
     let z = this.objective();
-    for (let round = 0; st == LP_NEEDS_BRANCH && round < (depth == 0 ? ROOT_ROUNDS : NODE_ROUNDS); round++) {
+    for (let round = 0; st == LP_NEEDS_BRANCH && round < (!this.cutting ? 0 : depth == 0 ? ROOT_ROUNDS : NODE_ROUNDS); round++) {
       const before = this.m;
       this.held.set(this.basis.subarray(0, before));
       const cuts = this.addCuts();
@@ -916,8 +938,9 @@ export class Prover {
   /**
    * The dual simplex over the pool's columns until every basic value is non-negative again
    * (after new cuts): the row with the most negative value leaves, the column that keeps
-   * every reduced cost non-negative enters. The pool holds every piece's single column
-   * (addCuts), a packing that keeps every cut, so a row always finds one. False on trouble.
+   * every reduced cost non-negative enters. The pool holds each group's own column
+   * (addCuts), a packing that keeps every cut, so a row always finds one. False on trouble
+   * or after DUAL_PIVOTS_PER_ROW x m pivots.
    */
   private restoreFeasibility(): bool {
     const m = this.m;
