@@ -5,6 +5,7 @@
 import { solveLinear as solveLinearFlat } from "./linear/solve";
 import { run } from "./common/flat-io";
 import { proveFlat } from "./linear/prove-check";
+import { coverFlat } from "./linear/rc-cover-check";
 
 export { inputPtr, outputPtr } from "./common/flat-io";
 
@@ -29,4 +30,26 @@ export function proveLinearBars(k: i32, maxNodes: i32): i32 {
   proofBars = k;
   proofMaxNodes = maxNodes;
   return run(proveInput);
+}
+
+let coverBars: i32 = 0;
+let coverWork: f64 = 0;
+let coverGap: f64 = 0;
+let coverPatterns: i32 = 0;
+
+function coverInput(input: Float64Array): Float64Array {
+  return coverFlat(input, coverBars, coverWork, coverGap, coverPatterns);
+}
+
+/**
+ * For tests and benches only, not the service: runs the reduced-cost cover for k bars on the
+ * job in the input buffer, within maxWork checks, a gap of maxGap and maxPatterns patterns
+ * (linear/rc-cover-check.ts says what it returns); returns the output length in f64s.
+ */
+export function coverLinearBars(k: i32, maxWork: f64, maxGap: f64, maxPatterns: i32): i32 {
+  coverBars = k;
+  coverWork = maxWork;
+  coverGap = maxGap;
+  coverPatterns = maxPatterns;
+  return run(coverInput);
 }

@@ -22,6 +22,53 @@ const IN_STACK: i32 = 0;
 const NEW_STACK: i32 = 1;
 const NEW_STRIP: i32 = 2;
 
+/**
+ * The open strip and stack of a partial pattern. A strip's height is that of its first stack,
+ * which may grow while it is the last stack opened (up to capH: the strip before, and the
+ * sheet's rest).
+ */
+class Frame {
+  stripBase: f64 = 0;
+  stripH: f64 = 0;
+  capH: f64 = 0;
+  stripOpener: i32 = -1;
+  firstStack: bool = false;
+  /** Stacks of the current strip, current included, with the kerfs between. */
+  alongUsed: f64 = 0;
+  stackW: f64 = 0;
+  stackOpener: i32 = -1;
+  /** Parts of the current stack. */
+  stackUsed: f64 = 0;
+  lastInStack: i32 = -1;
+
+  /** The empty sheet. */
+  reset(): void {
+    this.stripBase = 0;
+    this.stripH = 0;
+    this.capH = 0;
+    this.stripOpener = -1;
+    this.firstStack = false;
+    this.alongUsed = 0;
+    this.stackW = 0;
+    this.stackOpener = -1;
+    this.stackUsed = 0;
+    this.lastInStack = -1;
+  }
+
+  copyFrom(f: Frame): void {
+    this.stripBase = f.stripBase;
+    this.stripH = f.stripH;
+    this.capH = f.capH;
+    this.stripOpener = f.stripOpener;
+    this.firstStack = f.firstStack;
+    this.alongUsed = f.alongUsed;
+    this.stackW = f.stackW;
+    this.stackOpener = f.stackOpener;
+    this.stackUsed = f.stackUsed;
+    this.lastInStack = f.lastInStack;
+  }
+}
+
 export class SheetPattern {
   /** Candidate orientations: type, rotation, extent along the first cuts, across, area; sorted by falling area. */
   private oType: I32Vec = new I32Vec(64);
@@ -40,18 +87,8 @@ export class SheetPattern {
   private kerf: f64 = 0;
   private eps: f64 = 0;
 
-  // Current partial pattern. A strip's height is that of its first stack, which may grow
-  // while it is the last stack opened (up to capH: the strip before, and the sheet's rest).
-  private stripBase: f64 = 0;
-  private stripH: f64 = 0;
-  private capH: f64 = 0;
-  private stripOpener: i32 = -1;
-  private firstStack: bool = false;
-  private alongUsed: f64 = 0; // stacks of the current strip, current included, with the kerfs between
-  private stackW: f64 = 0;
-  private stackOpener: i32 = -1;
-  private stackUsed: f64 = 0; // parts of the current stack
-  private lastInStack: i32 = -1;
+  /** The partial pattern's open strip and stack, one frame per depth (a move writes the next). */
+  private frames: Array<Frame> = new Array<Frame>();
   private moves: I32Vec = new I32Vec(64);
   private movesKind: I32Vec = new I32Vec(64);
 
@@ -105,17 +142,9 @@ export class SheetPattern {
     this.moves.clear();
     this.movesKind.clear();
     this.nodes = 0;
-    this.stripBase = 0;
-    this.stripH = 0;
-    this.capH = 0;
-    this.stripOpener = -1;
-    this.firstStack = false;
-    this.alongUsed = 0;
-    this.stackW = 0;
-    this.stackOpener = -1;
-    this.stackUsed = 0;
-    this.lastInStack = -1;
-    this.search(0);
+    if (this.frames.length == 0) this.frames.push(new Frame());
+    this.frames[0].reset();
+    this.search(0, 0);
     this.complete = this.nodes < this.nodeLimit;
     this.emit(alongIsX, ox, oy, demand, out);
     return this.placedArea;
@@ -199,27 +228,27 @@ export class SheetPattern {
    * Room parts could still go (each region only when the smallest part fits it): the rest of
    * the stack and of the strip, at the height the strip may still grow to, and above it.
    */
-  private openRoom(): f64 {
+  private openRoom(f: Frame): f64 {
     const kerf = this.kerf;
     const eps = this.eps;
-    const h = this.firstStack ? this.capH : this.stripH;
+    const h = f.firstStack ? f.capH : f.stripH;
     let room: f64 = 0;
-    if (this.stackOpener >= 0) {
-      const up = h - this.stackUsed - kerf;
-      if (up >= this.minAcross - eps) room += up * this.stackW;
+    if (f.stackOpener >= 0) {
+      const up = h - f.stackUsed - kerf;
+      if (up >= this.minAcross - eps) room += up * f.stackW;
     }
-    if (this.stripOpener >= 0) {
-      const a = this.A - this.alongUsed - kerf;
+    if (f.stripOpener >= 0) {
+      const a = this.A - f.alongUsed - kerf;
       if (a >= this.minAlong - eps) room += a * h;
     }
-    const b = this.B - this.nextStripBase();
+    const b = this.B - this.nextStripBase(f);
     if (b >= this.minAcross - eps) room += b * this.A;
     return room;
   }
 
   /** Where a new strip would start, across. */
-  @inline private nextStripBase(): f64 {
-    return this.stripOpener >= 0 ? this.stripBase + this.stripH + this.kerf : 0;
+  @inline private nextStripBase(f: Frame): f64 {
+    return f.stripOpener >= 0 ? f.stripBase + f.stripH + this.kerf : 0;
   }
 
   private record(area: f64): void {
@@ -232,77 +261,70 @@ export class SheetPattern {
     }
   }
 
-  private search(area: f64): void {
+  /** The frame a move from depth d writes (the partial pattern one part on). */
+  private next(d: i32): Frame {
+    if (this.frames.length == d + 1) this.frames.push(new Frame());
+    const g = this.frames[d + 1];
+    g.copyFrom(this.frames[d]);
+    return g;
+  }
+
+  private search(d: i32, area: f64): void {
     if (area > this.best + this.eps) this.record(area);
     if (this.nodes >= this.nodeLimit) return;
     this.nodes++;
-    if (area + Math.min(this.openRoom(), this.openArea) <= this.best + this.eps) return;
+    const f = this.frames[d];
+    if (area + Math.min(this.openRoom(f), this.openArea) <= this.best + this.eps) return;
     const n = this.oType.len;
     const eps = this.eps;
     const kerf = this.kerf;
     const count = this.count;
     // Into the current stack: no wider than its opener, index not below the part placed before (the opener aside).
-    if (this.stackOpener >= 0) {
-      const room = (this.firstStack ? this.capH : this.stripH) - this.stackUsed - kerf;
-      const from = max(this.lastInStack, 0);
+    if (f.stackOpener >= 0) {
+      const room = (f.firstStack ? f.capH : f.stripH) - f.stackUsed - kerf;
+      const from = max(f.lastInStack, 0);
       this.work += n - from;
       for (let o = from; o < n; o++) {
         const t = this.oType.get(o);
         if (unchecked(count[t]) == 0) continue;
         const along = unchecked(this.oAlong.data[o]);
         const across = unchecked(this.oAcross.data[o]);
-        if (along > this.stackW + eps || across > room + eps) continue;
-        const sU = this.stackUsed;
-        const sL = this.lastInStack;
-        const rH = this.stripH;
-        this.stackUsed += kerf + across;
-        this.lastInStack = o;
-        if (this.firstStack) this.stripH = Math.max(this.stripH, this.stackUsed);
-        this.place(o, IN_STACK, area);
-        this.stackUsed = sU;
-        this.lastInStack = sL;
-        this.stripH = rH;
+        if (along > f.stackW + eps || across > room + eps) continue;
+        const g = this.next(d);
+        g.stackUsed += kerf + across;
+        g.lastInStack = o;
+        if (g.firstStack) g.stripH = Math.max(g.stripH, g.stackUsed);
+        this.place(d + 1, o, IN_STACK, area);
         if (this.nodes >= this.nodeLimit) return;
       }
     }
     // A new stack in the current strip: no taller than the strip (whose first stack is its highest), and
     // after the second, no wider than the stack before.
-    if (this.stripOpener >= 0) {
-      const room = this.A - this.alongUsed - kerf;
-      const widest = this.firstStack ? f64.MAX_VALUE : this.stackW;
+    if (f.stripOpener >= 0) {
+      const room = this.A - f.alongUsed - kerf;
+      const widest = f.firstStack ? f64.MAX_VALUE : f.stackW;
       this.work += n;
       for (let o = 0; o < n; o++) {
         const t = this.oType.get(o);
         if (unchecked(count[t]) == 0) continue;
         const along = unchecked(this.oAlong.data[o]);
         const across = unchecked(this.oAcross.data[o]);
-        if (along > room + eps || across > this.stripH + eps || along > widest + eps) continue;
-        if (along >= widest - eps && o < this.stackOpener) continue;
-        const sW = this.stackW;
-        const sO = this.stackOpener;
-        const sU = this.stackUsed;
-        const sL = this.lastInStack;
-        const aU = this.alongUsed;
-        const fS = this.firstStack;
-        this.alongUsed += kerf + along;
-        this.stackW = along;
-        this.stackOpener = o;
-        this.stackUsed = across;
-        this.lastInStack = -1;
-        this.firstStack = false;
-        this.place(o, NEW_STACK, area);
-        this.stackW = sW;
-        this.stackOpener = sO;
-        this.stackUsed = sU;
-        this.lastInStack = sL;
-        this.alongUsed = aU;
-        this.firstStack = fS;
+        if (along > room + eps || across > f.stripH + eps || along > widest + eps) continue;
+        if (along >= widest - eps && o < f.stackOpener) continue;
+        const g = this.next(d);
+        g.alongUsed += kerf + along;
+        g.stackW = along;
+        g.stackOpener = o;
+        g.stackUsed = across;
+        g.lastInStack = -1;
+        g.firstStack = false;
+        this.place(d + 1, o, NEW_STACK, area);
         if (this.nodes >= this.nodeLimit) return;
       }
     }
     // A new strip, no higher than the strip before (equal: a strip its opener alone sets comes in rising opener index).
-    const base = this.nextStripBase();
-    const prevH = this.stripOpener >= 0 ? this.stripH : f64.MAX_VALUE;
+    const base = this.nextStripBase(f);
+    const prevH = f.stripOpener >= 0 ? f.stripH : f64.MAX_VALUE;
     const cap = Math.min(prevH, this.B - base);
     this.work += n + 1;
     for (let o = 0; o < n; o++) {
@@ -311,51 +333,32 @@ export class SheetPattern {
       const along = unchecked(this.oAlong.data[o]);
       const across = unchecked(this.oAcross.data[o]);
       if (across > cap + eps) continue;
-      if (across >= prevH - eps && o < this.stripOpener) continue;
-      const rB = this.stripBase;
-      const rH = this.stripH;
-      const rC = this.capH;
-      const rO = this.stripOpener;
-      const fS = this.firstStack;
-      const sW = this.stackW;
-      const sO = this.stackOpener;
-      const sU = this.stackUsed;
-      const sL = this.lastInStack;
-      const aU = this.alongUsed;
-      this.stripBase = base;
-      this.stripH = across;
-      this.capH = cap;
-      this.stripOpener = o;
-      this.firstStack = true;
-      this.alongUsed = along;
-      this.stackW = along;
-      this.stackOpener = o;
-      this.stackUsed = across;
-      this.lastInStack = -1;
-      this.place(o, NEW_STRIP, area);
-      this.stripBase = rB;
-      this.stripH = rH;
-      this.capH = rC;
-      this.stripOpener = rO;
-      this.firstStack = fS;
-      this.stackW = sW;
-      this.stackOpener = sO;
-      this.stackUsed = sU;
-      this.lastInStack = sL;
-      this.alongUsed = aU;
+      if (across >= prevH - eps && o < f.stripOpener) continue;
+      const g = this.next(d);
+      g.stripBase = base;
+      g.stripH = across;
+      g.capH = cap;
+      g.stripOpener = o;
+      g.firstStack = true;
+      g.alongUsed = along;
+      g.stackW = along;
+      g.stackOpener = o;
+      g.stackUsed = across;
+      g.lastInStack = -1;
+      this.place(d + 1, o, NEW_STRIP, area);
       if (this.nodes >= this.nodeLimit) return;
     }
   }
 
-  /** Takes one part of orientation o (placed by `kind`), searches on, and gives it back. */
-  private place(o: i32, kind: i32, area: f64): void {
+  /** Takes one part of orientation o (placed by `kind`; frame d is the pattern with it), searches on, and gives it back. */
+  private place(d: i32, o: i32, kind: i32, area: f64): void {
     const t = this.oType.get(o);
     const a = unchecked(this.oArea.data[o]);
     unchecked((this.count[t] -= 1));
     this.openArea -= a;
     this.moves.push(o);
     this.movesKind.push(kind);
-    this.search(area + a);
+    this.search(d, area + a);
     this.moves.len--;
     this.movesKind.len--;
     this.openArea += a;

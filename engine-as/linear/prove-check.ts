@@ -43,7 +43,7 @@ export function proveFlat(input: Float64Array, k: i32, maxNodes: i32): Float64Ar
 }
 
 /** The root LP solved from the plan's patterns (the search's start too). */
-function rootLp(inst: Instance, plan: Array<Bar>): Master {
+export function rootLp(inst: Instance, plan: Array<Bar>): Master {
   const nb = plan.length;
   const types = new Int32Array(nb);
   const starts = new Int32Array(nb + 1);

@@ -1,12 +1,19 @@
-// Reduced-cost column enumeration for a plan of k bars of one stock row. With duals y >= 0
-// scaled so that every pattern p has y(p) <= 1 (Farley), the bars of any plan of k bars that
-// cuts the demand d exactly have reduced costs 1 - y(p) >= 0 adding up to k - y.d (the gap).
-// So every bar of such a plan is among the patterns with reduced cost <= gap, which, when the
-// LP bound is within a small fraction of k, are few (hundreds). They are enumerated (a
-// depth-first search over item counts, bounded by the best dual per unit of room left), and
-// an exact cover of the demand by at most k of them is searched, keeping the reduced costs
-// and the waste within their budgets. Both searches are capped by counted work, so a run
-// is deterministic; a cover found is a valid plan of k bars.
+// Reduced-cost column enumeration for a plan of k bars of one stock row, which either finds
+// such a plan or proves that none exists.
+//
+// The argument. Take duals y >= 0 scaled so that every pattern p (at most the demand of each
+// item) has y(p) <= 1 (Farley; any dual-feasible y will do, only y.d matters). A plan of at
+// most k bars cuts at least the demand d; taking surplus pieces out of its bars leaves
+// patterns that cut d exactly, still at most k of them. Their reduced costs 1 - y(p) are each
+// >= 0 and add up to (bars) - y.d <= k - y.d (the gap); their wastes add up to (bars) x
+// capacity - (length of d) <= k x capacity - (length of d) (the room). So every bar of such a
+// plan has reduced cost <= gap and waste <= room: it is among the patterns enumerated here
+// (a depth-first search over item counts, bounded by the best dual per unit of room left),
+// and the plan is an exact cover of d by at most k of them within both budgets, which the
+// cover search looks for. When the enumeration is complete and the cover search ends
+// without a cover (RC_EXHAUSTED), no plan of k bars exists: the bound is k + 1 bars. When
+// the LP bound is within a small fraction of k the patterns are few (hundreds). Both searches
+// are capped by counted work (RC_GAVE_UP), so a run is deterministic.
 
 import { Instance } from "./instance";
 import { Bar } from "./plan";
@@ -14,6 +21,21 @@ import { Knapsack } from "./knapsack";
 import { I32Vec, F64Vec, sortByKey } from "../common/arrays";
 
 const RC_TOL: f64 = 1e-9;
+/** Rounding between two sums of the same reduced costs in another order, far below RC_TOL. */
+const MEMO_TOL: f64 = 1e-12;
+
+/** run's answers: a plan of k bars found; none exists (the search ended); the work ran out. */
+export const RC_FOUND: i32 = 0;
+export const RC_EXHAUSTED: i32 = 1;
+export const RC_GAVE_UP: i32 = 2;
+
+/** SplitMix64's step: the memo's random keys, the same for every run. */
+function splitMix(x: u64): u64 {
+  let z = x + 0x9e3779b97f4a7c15;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
+  return z ^ (z >> 31);
+}
 
 export class ReducedCostCover {
   inst: Instance;
@@ -22,6 +44,10 @@ export class ReducedCostCover {
   /** Patterns enumerated and cover nodes of the last run (for the bench's figures). */
   patterns: i32 = 0;
   nodes: i32 = 0;
+  /** k - y.d at the scaled duals of the last run. */
+  gap: f64 = 0;
+  /** The plan found by the last run (RC_FOUND). */
+  bars: Array<Bar> = new Array<Bar>();
   private maxWork: f64 = 0;
   private gaveUp: bool = false;
   private y: Float64Array;
@@ -49,6 +75,15 @@ export class ReducedCostCover {
   private byItem: Int32Array = new Int32Array(0);
   private chosen: I32Vec = new I32Vec(64);
   private found: bool = false;
+  // Failed residuals: two additive hashes of rem[] (random 64-bit keys per item, updated as
+  // pieces are cut), the first with the bars left as the map's key, the second checked.
+  private key1: Uint64Array;
+  private key2: Uint64Array;
+  private hash1: u64 = 0;
+  private hash2: u64 = 0;
+  private failed: Map<u64, i32> = new Map<u64, i32>();
+  private failedHash2: Array<u64> = new Array<u64>();
+  private failedGap: Array<f64> = new Array<f64>();
 
   constructor(inst: Instance) {
     this.inst = inst;
@@ -56,14 +91,25 @@ export class ReducedCostCover {
     this.count = new Int32Array(inst.nI);
     this.rem = new Int32Array(inst.nI);
     this.byItemStart = new Int32Array(inst.nI + 1);
+    this.key1 = new Uint64Array(inst.nI + 1);
+    this.key2 = new Uint64Array(inst.nI);
+    let h: u64 = 0x9e3779b97f4a7c15;
+    for (let i = 0; i <= inst.nI; i++) {
+      h = splitMix(h);
+      this.key1[i] = h;
+      if (i == inst.nI) break;
+      h = splitMix(h);
+      this.key2[i] = h;
+    }
   }
 
   /**
    * Looks for a plan of k bars of stock row t cutting the demand exactly, from duals y (per
-   * item, any sign; clamped and scaled here). Null when none was found within the work, or
-   * when the gap is too wide (see maxGap) or the patterns exceed maxPatterns.
+   * item, any sign; clamped and scaled here): RC_FOUND (the plan in bars), RC_EXHAUSTED (no
+   * plan of k bars exists) or RC_GAVE_UP (the work, the gap (maxGap) or the patterns
+   * (maxPatterns) exceeded their caps).
    */
-  run(duals: Float64Array, t: i32, k: i32, maxGap: f64, maxPatterns: i32, maxWork: f64): Array<Bar> | null {
+  run(duals: Float64Array, t: i32, k: i32, maxGap: f64, maxPatterns: i32, maxWork: f64): i32 {
     const inst = this.inst;
     this.work = 0;
     this.patterns = 0;
@@ -71,34 +117,47 @@ export class ReducedCostCover {
     this.maxWork = maxWork;
     this.gaveUp = false;
     this.found = false;
+    this.bars = new Array<Bar>();
     this.maxPatterns = maxPatterns;
     this.cap = inst.cap[t] + inst.eps;
-    const gap = this.scaleDuals(duals, t, k);
-    if (!(gap >= 0) || gap > maxGap) return null;
+    let gap = this.scaleDuals(duals, t, k);
+    this.gap = gap;
+    // y.d above k is itself a proof (the LP bound exceeds k); a hair above is rounding.
+    if (gap < -RC_TOL) return RC_EXHAUSTED;
+    if (!(gap <= maxGap)) return RC_GAVE_UP;
+    if (gap < 0) gap = 0;
     this.need = 1.0 - gap - RC_TOL;
     let length: f64 = 0;
     for (let i = 0; i < inst.nI; i++) length += <f64>inst.dem[i] * inst.size[i];
     this.maxWaste = <f64>k * inst.cap[t] - length + inst.eps * <f64>k;
-    if (this.maxWaste < -inst.eps) return null;
+    if (this.maxWaste < -inst.eps) return RC_EXHAUSTED;
     this.enumerate(t);
-    if (this.gaveUp) return null;
+    if (this.gaveUp) return RC_GAVE_UP;
     this.indexByItem();
     this.rem.set(inst.dem);
     this.left = 0;
     for (let i = 0; i < inst.nI; i++) this.left += inst.dem[i];
     this.chosen.clear();
+    this.hash1 = 0;
+    this.hash2 = 0;
+    for (let i = 0; i < inst.nI; i++) {
+      this.hash1 += <u64>inst.dem[i] * this.key1[i];
+      this.hash2 += <u64>inst.dem[i] * this.key2[i];
+    }
+    this.failed.clear();
+    this.failedHash2.length = 0;
+    this.failedGap.length = 0;
     this.cover(gap, k, this.maxWaste);
-    if (!this.found) return null;
-    const bars = new Array<Bar>();
+    if (!this.found) return this.gaveUp ? RC_GAVE_UP : RC_EXHAUSTED;
     for (let c = 0; c < this.chosen.len; c++) {
       const p = this.chosen.data[c];
       const bar = new Bar(t);
       for (let a = this.start.data[p]; a < this.start.data[p + 1]; a++) {
         for (let r = 0; r < this.cnt.data[a]; r++) bar.add(this.item.data[a], inst.size[this.item.data[a]]);
       }
-      bars.push(bar);
+      this.bars.push(bar);
     }
-    return bars;
+    return RC_FOUND;
   }
 
   /** Clamps the duals at 0 and scales them so no pattern of row t exceeds 1; returns k - y.d. */
@@ -238,7 +297,11 @@ export class ReducedCostCover {
    * turn (lowest reduced cost first); a pattern tried is barred for its later siblings (any
    * cover using it was in its own branch). A node ends when the reduced costs or the waste
    * that the pieces left need at least (each piece's least share of a pattern's) exceed what
-   * is left of the budgets.
+   * is left of the budgets, or when the same pieces were left before with as many bars and as
+   * much reduced cost or more, and that node failed. That memo holds although barred patterns
+   * were left out there: a cover of those pieces using a pattern barred at that node,
+   * completed by the path to it, is a cover that the earlier sibling branch of the pattern
+   * would have found. (The waste left follows from the pieces and the bars left.)
    */
   private cover(gap: f64, barsLeft: i32, waste: f64): void {
     if (this.found || this.gaveUp) return;
@@ -252,6 +315,26 @@ export class ReducedCostCover {
       return;
     }
     if (barsLeft == 0) return;
+    // The same pieces left failed before with the same bars and as much reduced cost or more.
+    const key = this.hash1 + <u64>barsLeft * this.key1[this.inst.nI];
+    if (this.failed.has(key)) {
+      const f = this.failed.get(key);
+      if (this.failedHash2[f] == this.hash2 && gap <= this.failedGap[f] + MEMO_TOL) return;
+    }
+    this.search(gap, barsLeft, waste);
+    if (this.found || this.gaveUp) return;
+    if (this.failed.has(key)) {
+      const f = this.failed.get(key);
+      if (this.failedHash2[f] == this.hash2 && gap > this.failedGap[f]) this.failedGap[f] = gap;
+    } else {
+      this.failed.set(key, this.failedGap.length);
+      this.failedHash2.push(this.hash2);
+      this.failedGap.push(gap);
+    }
+  }
+
+  /** The children of a cover node (see cover). */
+  private search(gap: f64, barsLeft: i32, waste: f64): void {
     const nI = this.inst.nI;
     let pick: i32 = -1;
     let fewest: i32 = i32.MAX_VALUE;
@@ -304,8 +387,12 @@ export class ReducedCostCover {
   /** Takes (sign 1) or gives back (sign -1) the pieces of pattern p. */
   private cut(p: i32, sign: i32): void {
     for (let a = this.start.data[p]; a < this.start.data[p + 1]; a++) {
-      this.rem[this.item.data[a]] -= sign * this.cnt.data[a];
-      this.left -= sign * this.cnt.data[a];
+      const i = this.item.data[a];
+      const c = sign * this.cnt.data[a];
+      this.rem[i] -= c;
+      this.left -= c;
+      this.hash1 -= <u64>c * this.key1[i];
+      this.hash2 -= <u64>c * this.key2[i];
     }
   }
 }

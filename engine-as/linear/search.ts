@@ -19,7 +19,7 @@ import { cheapBound, roundBound } from "./bounds";
 import { BarEmptier } from "./improve";
 import { Repacker } from "./repack";
 import { Prover, PROOF_FOUND, PROOF_PROVEN } from "./prove";
-import { ReducedCostCover } from "./rc-cover";
+import { ReducedCostCover, RC_FOUND, RC_EXHAUSTED } from "./rc-cover";
 import { Rng, seedFromF64 } from "../common/rng";
 import { Budget, now } from "../common/clock";
 
@@ -325,7 +325,8 @@ export class Search {
   /**
    * A plan of as many bars as the LP bound allows, from the patterns whose reduced cost at
    * the root duals fits in the gap (rc-cover.ts): exact, and effective where the LP bound is
-   * within a thousandth of a bar of the optimum and the dives stall (Hard28 BPP181, 766).
+   * within a thousandth of a bar of the optimum and the dives stall (Hard28 BPP181, 766); or,
+   * when its search ends without one, the proof that the bound is a bar higher (BPP119).
    */
   private coverByReducedCost(): void {
     const inst = this.inst;
@@ -348,12 +349,18 @@ export class Search {
     const remaining = inst.effort > 0 ? (inst.effort - <f64>mp.pivots) * RC_COVER_WORK_PER_PIVOT : RC_COVER_WORK;
     const work = Math.min(RC_COVER_WORK, remaining);
     if (work <= 0) return;
-    const bars = rc.run(duals, 0, k, RC_COVER_GAP, RC_COVER_PATTERNS, work);
+    const answer = rc.run(duals, 0, k, RC_COVER_GAP, RC_COVER_PATTERNS, work);
     mp.pivots += <i32>Math.ceil(rc.work / RC_COVER_WORK_PER_PIVOT);
     this.coverNodes = rc.nodes;
-    if (bars === null) return;
+    if (answer == RC_EXHAUSTED) {
+      // No plan of k bars: the bound rises to k + 1 bars.
+      const lb = <f64>(k + 1) * w;
+      if (lb > this.lowerBound) this.lowerBound = lb;
+      return;
+    }
+    if (answer != RC_FOUND) return;
     const p = new Plan();
-    for (let b = 0; b < bars.length; b++) p.bars.push(bars[b]);
+    for (let b = 0; b < rc.bars.length; b++) p.bars.push(rc.bars[b]);
     this.offer(p);
   }
 

@@ -1,0 +1,66 @@
+// bench/linear-cover: the linear engine's reduced-cost cover (engine-as/linear/rc-cover.ts) on
+// its own, on the Hard28 instances: k = optimum - 1 (a proof that k bars are impossible) or
+// k = optimum (a plan), from the duals of the root LP solved to optimality, within a work cap.
+// Prints the gap k - y.d, patterns enumerated, cover nodes, work and the outcome. Instances
+// are read from /work/shared at run time (licence CC BY-NC-ND: internal evaluation only,
+// never copied).
+//
+// Environment:
+//   BENCH_COVER_WORK       work cap (pattern checks) per instance, default 1.5e7
+//   BENCH_COVER_GAP        largest gap tried, default 0.05
+//   BENCH_COVER_PATTERNS   most patterns, default 1500
+//   BENCH_COVER_BELOW      1 (default): k = optimum - 1; 0: k = optimum
+//   BENCH_COVER_INSTANCES  comma list of Hard28 numbers (default all 28)
+//   BENCH_LINEAR_DIR       default /work/shared/bench/instances/1d-bpplib
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { cpuUsage } from 'node:process';
+import { loadLinearModule, type LinearProblem } from '../src/engine/linear/solve.js';
+import { coverBars } from './cover-bars.js';
+
+const DIR = process.env.BENCH_LINEAR_DIR ?? '/work/shared/bench/instances/1d-bpplib';
+const WORK = Number(process.env.BENCH_COVER_WORK ?? 1.5e7);
+const GAP = Number(process.env.BENCH_COVER_GAP ?? 0.05);
+const PATTERNS = Number(process.env.BENCH_COVER_PATTERNS ?? 1500);
+const BELOW = (process.env.BENCH_COVER_BELOW ?? '1') !== '0';
+
+function optimum(name: string): number {
+  for (const line of readFileSync(join(DIR, 'Bounds_BPPLib.jl_2021.txt'), 'utf8').split(/\r?\n/)) {
+    const [id, lb, ub] = line.trim().split('\t');
+    if (id === name && lb === ub) return Number(lb);
+  }
+  throw new Error(`no known optimum for ${name}`);
+}
+
+function main(): void {
+  const module = loadLinearModule();
+  const all = readdirSync(join(DIR, 'Hard28_CSP')).filter((f) => f.endsWith('.txt')).map((f) => f.slice(0, -4)).sort();
+  const wanted = process.env.BENCH_COVER_INSTANCES?.split(',').map((s) => `Hard28_BPP${s.trim()}`);
+  const files = wanted ?? all;
+  console.log(`reduced-cost cover, k = optimum${BELOW ? ' - 1' : ''}, work ${WORK}, gap <= ${GAP}, patterns <= ${PATTERNS}\n`);
+  console.log('| instance | k | LP pivots | gap | patterns | nodes | work | status | CPU ms |');
+  console.log('|---|---|---|---|---|---|---|---|---|');
+  let cpuAll = 0;
+  for (const file of files) {
+    const lines = readFileSync(join(DIR, 'Hard28_CSP', `${file}.txt`), 'utf8').split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
+    const m = Number(lines[0]);
+    const problem: LinearProblem = {
+      stock: [{ usable: Number(lines[1]), q: -1, cost: 0 }],
+      parts: lines.slice(2, 2 + m).map((l) => {
+        const [w, d] = l.split(/\s+/).map(Number);
+        return { l: w!, q: d ?? 1, stock: [0] };
+      }),
+      kerf: 0, objective: 'count', stockSelection: 'efficiency', seed: 1, budgetMs: 0,
+    };
+    const k = optimum(file) - (BELOW ? 1 : 0);
+    const before = cpuUsage();
+    const run = coverBars(problem, k, WORK, GAP, PATTERNS, module);
+    const cpu = cpuUsage(before);
+    const ms = (cpu.user + cpu.system) / 1000;
+    cpuAll += ms;
+    console.log(`| ${file} | ${k} | ${run.pivots} | ${run.gap.toExponential(2)} | ${run.patterns} | ${run.nodes} | ${run.work} | ${run.status} | ${ms.toFixed(0)} |`);
+  }
+  console.log(`\nCPU ${(cpuAll / 1000).toFixed(1)} s`);
+}
+
+main();

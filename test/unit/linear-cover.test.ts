@@ -1,0 +1,123 @@
+// The linear engine's reduced-cost cover (engine-as/linear/rc-cover.ts), run on its own
+// (bench/cover-bars.ts) and held against exhaustive search (test/support/bin-packing.ts) on
+// generated jobs: with k = fewest bars it must never call the search exhausted (that would be
+// a false proof), and a plan it finds must be one; with k = fewest bars - 1 it must never find
+// a plan, and on jobs whose optimum lies above the rounded-up LP bound (where the cover is a
+// proof) it should exhaust its search. Needs build/linear.wasm (make build).
+
+import { beforeAll, describe, expect, it } from 'vitest';
+import { loadLinearModule } from '../../src/engine/linear/solve.js';
+import { coverBars, type CoverRun } from '../../bench/cover-bars.js';
+import { fewestBars } from '../support/bin-packing.js';
+import { aboveBoundJobs, fewLengths, pieces, problem, randomJob, type Job } from '../support/linear-jobs.js';
+import { seededRandom } from '../../bench/seeded.js';
+
+let mod: WebAssembly.Module;
+beforeAll(() => {
+  mod = loadLinearModule();
+});
+
+const WORK = 2e6;
+/**
+ * Above 1, so that with k = fewest bars on jobs above their bound (gap between 1 and 2) every
+ * pattern within the waste room is enumerated and the cover search runs in full.
+ */
+const GAP = 2;
+let atFound = 0;
+let atNodes: number[] = [];
+
+/** A plan the cover found: every piece once, each bar within the bar length, at most k bars. */
+function expectPacking(job: Job, run: CoverRun, k: number): void {
+  expect(run.bars.length).toBeLessThanOrEqual(k);
+  const placed = job.parts.map(() => 0);
+  for (const bar of run.bars) {
+    expect(bar.reduce((t, i) => t + job.parts[i]![0], 0)).toBeLessThanOrEqual(job.capacity);
+    for (const i of bar) placed[i]!++;
+  }
+  expect(placed).toEqual(job.parts.map(([, q]) => q));
+}
+
+/** Runs the cover with k = fewest - 1 and k = fewest; returns the first's status. */
+function checkCover(job: Job, fewest: number): CoverRun {
+  const p = problem(job);
+  const below = coverBars(p, fewest - 1, WORK, GAP, 100_000, mod);
+  expect(below.status).not.toBe('found');
+  const at = coverBars(p, fewest, WORK, GAP, 100_000, mod);
+  expect(at.status).not.toBe('exhausted');
+  if (at.status === 'found') expectPacking(job, at, fewest);
+  atFound += at.status === 'found' ? 1 : 0;
+  atNodes.push(at.nodes);
+  return below;
+}
+
+/** k bars each cut into 2-5 pieces with no waste: k bars is the optimum, and the LP bound. */
+function perfectJob(seed: number): { job: Job; k: number } {
+  const r = seededRandom(seed);
+  const capacity = 100 + Math.floor(r() * 900);
+  const k = 6 + Math.floor(r() * 9);
+  const counts = new Map<number, number>();
+  for (let b = 0; b < k; b++) {
+    const cuts = [0, capacity];
+    for (let c = 1 + Math.floor(r() * 4); c > 0; c--) cuts.push(1 + Math.floor(r() * (capacity - 1)));
+    cuts.sort((x, y) => x - y);
+    for (let j = 1; j < cuts.length; j++) {
+      const l = cuts[j]! - cuts[j - 1]!;
+      if (l > 0) counts.set(l, (counts.get(l) ?? 0) + 1);
+    }
+  }
+  return { job: { capacity, parts: [...counts] }, k };
+}
+
+describe('linear reduced-cost cover, against exhaustive search', () => {
+  it('never exhausts with a packable bar count, never finds an impossible one, on 300 random jobs', () => {
+    let exhausted = 0;
+    for (let seed = 1; seed <= 300; seed++) {
+      const job = randomJob(seed);
+      if (checkCover(job, fewestBars(pieces(job), job.capacity)).status === 'exhausted') exhausted++;
+    }
+    // Their fewest bars equal the rounded-up LP bound: one bar fewer is below the LP bound.
+    expect(exhausted).toBe(300);
+  });
+
+  it('proves jobs whose optimum lies above the rounded-up LP bound, and never wrongly', () => {
+    const walks = [
+      ...aboveBoundJobs(mod, fewLengths(549), 1, 10, 30),
+      ...aboveBoundJobs(mod, fewLengths(3268), 2, 10, 20),
+      ...aboveBoundJobs(mod, fewLengths(3268), 3, 10, 20),
+    ];
+    const jobs = [...new Map(walks.map((w) => [JSON.stringify(w.job), w])).values()];
+    expect(jobs.length).toBeGreaterThanOrEqual(24);
+    let exhausted = 0;
+    atFound = 0;
+    atNodes = [];
+    const nodes: number[] = [];
+    const patterns: number[] = [];
+    for (const { job, fewest } of jobs) {
+      const r = checkCover(job, fewest);
+      if (r.status === 'exhausted') exhausted++;
+      nodes.push(r.nodes);
+      patterns.push(r.patterns);
+    }
+    console.log(`above-bound jobs: ${jobs.length}, exhausted ${exhausted}, nodes ${nodes.join(' ')}, patterns ${patterns.join(' ')}; ` +
+      `with k = fewest found ${atFound}, nodes ${atNodes.join(' ')}`);
+    expect(exhausted).toBeGreaterThanOrEqual(Math.ceil(0.8 * jobs.length));
+    expect(atFound).toBeGreaterThanOrEqual(Math.ceil(0.8 * jobs.length));
+  });
+
+  it('never exhausts on jobs cut from k bars with no waste, and finds most', () => {
+    let found = 0;
+    const nodes: number[] = [];
+    for (let seed = 1; seed <= 60; seed++) {
+      const { job, k } = perfectJob(seed);
+      const run = coverBars(problem(job), k, WORK, GAP, 100_000, mod);
+      expect(run.status).not.toBe('exhausted');
+      if (run.status === 'found') {
+        expectPacking(job, run, k);
+        found++;
+      }
+      nodes.push(run.nodes);
+    }
+    console.log(`no-waste jobs: 60, found ${found}, nodes ${nodes.join(' ')}`);
+    expect(found).toBeGreaterThanOrEqual(30);
+  });
+});
