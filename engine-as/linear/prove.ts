@@ -142,8 +142,6 @@ export class Prover {
   /** The dual ratio test's pick (dualRatio): the entering column and its reduced cost. */
   dualEnter: i32 = 0;
   dualRc: f64 = 0;
-  /** Whether this run separates cuts. */
-  cutting: bool = true;
   /** The node's basis before a round of cuts. */
   held: Int32Array = new Int32Array(0);
   bestValue: f64 = 0;
@@ -341,12 +339,10 @@ export class Prover {
   /**
    * Tries to prove that no packing into k bars exists, from the tree's root, within maxNodes
    * more tree nodes, maxPricingNodes knapsack nodes in all, and the deadline. May run again
-   * (with a larger node budget): the column pool and the root's cuts carry over. With `cuts`
-   * false, no new cuts are separated.
+   * (with a larger node budget): the column pool and the root's cuts carry over.
    */
-  run(plan: Array<Bar>, k: i32, maxNodes: i32, maxPricingNodes: f64, deadline: f64, cuts: bool = true): i32 {
+  run(plan: Array<Bar>, k: i32, maxNodes: i32, maxPricingNodes: f64, deadline: f64): i32 {
     this.k = k;
-    this.cutting = cuts;
     this.maxNodes = this.nodes + maxNodes;
     this.maxPricingNodes = maxPricingNodes;
     this.deadline = deadline;
@@ -396,7 +392,7 @@ export class Prover {
     // Rounds of cuts while the LP rises; when the dual simplex fails, the node goes on from
     // its LP before the round, without the round's cuts.
     let z = this.objective();
-    for (let round = 0; st == LP_NEEDS_BRANCH && round < (!this.cutting ? 0 : depth == 0 ? ROOT_ROUNDS : NODE_ROUNDS); round++) {
+    for (let round = 0; st == LP_NEEDS_BRANCH && round < (depth == 0 ? ROOT_ROUNDS : NODE_ROUNDS); round++) {
       const before = this.m;
       this.held.set(this.basis.subarray(0, before));
       const cuts = this.addCuts();

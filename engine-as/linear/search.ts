@@ -382,9 +382,7 @@ export class Search {
     if (pieces > PROOF_PIECES) return false;
     if (this.prover === null) this.prover = this.newProver(pieces);
     const pr = this.prover!;
-    // Cuts from the second run on: they change the tree, and small trees (Waescher TEST0065:
-    // 19 nodes, over 64 with cuts) are proven faster without them.
-    const st = pr.run(best.bars, bars - 1, this.proofBudget, PROOF_PRICING_NODES, this.budget.deadline, this.proofBudget > PROOF_FIRST_NODES);
+    const st = pr.run(best.bars, bars - 1, this.proofBudget, PROOF_PRICING_NODES, this.budget.deadline);
     if (this.proofBudget < (1 << 29)) {
       this.proofBudget *= 2;
       this.proofAfterDives *= 2;
