@@ -11,6 +11,23 @@
 // Pricing is a branch-and-bound knapsack over the node's groups of pieces kept together,
 // with the pairs kept apart as conflicts. Every bound is a Farley bound (duals scaled by the
 // best column's value), valid whatever the basis, so a node is pruned as soon as it exceeds k.
+// Subset-row cuts (subset-row.ts) lift the LP: for a triple S of pieces, the bars holding two
+// or more of S sum to at most 1. A k-bar packing is a partition of the pieces (a piece in
+// two bars can leave one, its group with it, and the node's rules still hold), so it keeps
+// every cut: the LP with cuts still bounds it. Cut j is a row with a slack, dual sigma_j <= 0.
+// The Farley bound with cuts: take y >= 0 (pieces' duals clipped) and sigma <= 0 (cuts'
+// duals clipped), V the largest value of a column the node allows, sum of y over its pieces
+// plus sigma_j for each cut with two of its pieces in it (at least 1: the pricing starts
+// there). Then (y, sigma) / V meets every column's dual constraint, so it is a dual solution
+// of the node's LP and its value (sum y + sum sigma) / V is below the LP and below any
+// packing. The pricing finds V exactly: its knapsack charges sigma_j when a second piece of S
+// comes in, and its fill bound, which leaves the charges out, stays above the true value
+// (charges are <= 0), so pruning with it is safe.
+// Cuts come in rounds at the root while the LP rises, and a few rounds at each node; a
+// node's cuts are dropped when its subtree is done, so each saved basis matches its rows.
+// New cuts leave the basis dual feasible but their slacks negative: a dual simplex over the
+// pool restores feasibility (each group's own column is in the pool, a packing that keeps
+// every cut), and when it fails the round is dropped.
 
 import { Instance } from "./instance";
 import { Bar } from "./plan";
@@ -21,6 +38,7 @@ import { findRoot } from "../common/union-find";
 import { now } from "../common/clock";
 import { invert, perturbation, subScaledRow } from "./dense";
 import { HASH_START, hashStep } from "../common/hash";
+import { separateTriples, tripleKey } from "./subset-row";
 
 export const PROOF_PROVEN: i32 = 0;
 /** A packing into k bars was found (see Prover.found). */
@@ -32,6 +50,8 @@ export const PROOF_OPEN: i32 = 2;
 const FORBIDDEN: f64 = 1e4;
 const RC_TOL: f64 = 1e-9;
 const PIV_TOL: f64 = 1e-9;
+/** The dual simplex's least pivot (restoreFeasibility). */
+const DUAL_PIV_TOL: f64 = 1e-7;
 /** An LP above k by more than this proves the node. */
 const BOUND_TOL: f64 = 1e-6;
 const REFACTOR_EVERY: i32 = 100;
@@ -39,6 +59,17 @@ const REFACTOR_EVERY: i32 = 100;
 const MAX_NODE_PIVOTS: i32 = 20000;
 /** Saved basis inverses (one per depth) may take this many bytes; deeper nodes refactor. */
 const SAVED_BYTES: f64 = 64e6;
+/** Subset-row cuts in the LP at once (the root's and those of the nodes on the path), and per round. */
+const MAX_CUTS: i32 = 300;
+const CUTS_PER_ROUND: i32 = 30;
+/** At most one cut per this many pieces: many cuts over few pieces stall the simplex. */
+const CUT_PIECES: i32 = 2;
+const ROOT_ROUNDS: i32 = 50;
+const NODE_ROUNDS: i32 = 3;
+/** A round of cuts must lift the LP by this much for another round to follow. */
+const MIN_RISE: f64 = 1e-4;
+/** Dual simplex pivots per row after new cuts before the round is dropped. */
+const DUAL_PIVOTS_PER_ROW: i32 = 4;
 
 /** What solving a node's LP found. */
 const LP_PRUNED: i32 = 0;
@@ -50,6 +81,8 @@ export class Prover {
   inst: Instance;
   t: i32;
   n: i32 = 0;
+  /** Rows of the LP: the n pieces, then one per subset-row cut. */
+  m: i32 = 0;
   /** Piece p is one of item pieceItem[p], of length size[p] (pieces by decreasing length). */
   pieceItem: Int32Array = new Int32Array(0);
   firstPiece: Int32Array = new Int32Array(0);
@@ -61,7 +94,22 @@ export class Prover {
   colPiece: I32Vec = new I32Vec(1024);
   seen: Map<u64, i32> = new Map<u64, i32>();
   valid: Uint8Array = new Uint8Array(256);
-  // Basis: column per row (>= 0) or -(r + 1) for the surplus of row r.
+  // Subset-row cuts (subset-row.ts): cut j is the triple cutPiece[3j .. 3j + 3), row n + j.
+  // Column c holds two or more pieces of the cuts colCut[colCutStart[c] .. colCutStart[c + 1]).
+  cutPiece: I32Vec = new I32Vec(48);
+  cutKnown: Map<i64, bool> = new Map<i64, bool>();
+  colCutStart: I32Vec = new I32Vec(256);
+  colCut: I32Vec = new I32Vec(256);
+  /** The cuts of piece p: pieceCut[pieceCutStart[p] .. pieceCutStart[p + 1]). */
+  pieceCutStart: Int32Array = new Int32Array(0);
+  pieceCut: Int32Array = new Int32Array(0);
+  cutCount: Int32Array = new Int32Array(MAX_CUTS);
+  /** Pricing: a cut's dual clipped at 0 (a penalty), and the cuts of each group as in pieceCut. */
+  sigma: Float64Array = new Float64Array(MAX_CUTS);
+  groupCutStart: Int32Array = new Int32Array(0);
+  groupCut: Int32Array = new Int32Array(3 * MAX_CUTS);
+  // Basis: column per row (>= 0) or -(r + 1) for the surplus of piece row r (r < n) or the
+  // slack of cut row r (r >= n).
   binv: Float64Array = new Float64Array(0);
   basis: Int32Array = new Int32Array(0);
   cB: Float64Array = new Float64Array(0);
@@ -91,6 +139,11 @@ export class Prover {
   chosen: Int32Array = new Int32Array(0);
   bestSet: Int32Array = new Int32Array(0);
   nBest: i32 = 0;
+  /** The dual ratio test's pick (dualRatio): the entering column and its reduced cost. */
+  dualEnter: i32 = 0;
+  dualRc: f64 = 0;
+  /** The node's basis before a round of cuts. */
+  held: Int32Array = new Int32Array(0);
   bestValue: f64 = 0;
   mark: Uint8Array = new Uint8Array(0);
   together: Float64Array = new Float64Array(0);
@@ -98,7 +151,6 @@ export class Prover {
   // Saved states per depth.
   savedBinv: Array<Float64Array> = new Array<Float64Array>();
   savedBasis: Array<Int32Array> = new Array<Int32Array>();
-  maxSaved: i32;
   // Effort and outcome.
   nodes: i32 = 0;
   pivots: i32 = 0;
@@ -116,6 +168,7 @@ export class Prover {
     this.cap = inst.cap[t] + inst.eps;
     const n = pieces;
     this.n = n;
+    this.m = n;
     this.pieceItem = new Int32Array(n);
     this.size = new Float64Array(n);
     // Pieces by decreasing length, an item's pieces next to each other from firstPiece[i].
@@ -153,8 +206,11 @@ export class Prover {
     this.mark = new Uint8Array(n);
     this.together = new Float64Array(n * n);
     this.scratch = new Float64Array(n * n);
-    this.maxSaved = <i32>(SAVED_BYTES / (<f64>n * <f64>n * 8.0 + 1.0));
     this.colStart.push(0);
+    this.colCutStart.push(0);
+    this.pieceCutStart = new Int32Array(n + 1);
+    this.groupCutStart = new Int32Array(n + 1);
+    this.held = new Int32Array(n + MAX_CUTS);
   }
 
   /** Pieces needed: the total demand of the job. */
@@ -210,6 +266,7 @@ export class Prover {
     const c = this.colStart.len - 1;
     for (let a = 0; a < set.length; a++) this.colPiece.push(set[a]);
     this.colStart.push(this.colPiece.len);
+    this.pushColumnCuts(c);
     this.seen.set(h, c);
     if (this.valid.length <= c) {
       const v = new Uint8Array(this.valid.length << 1);
@@ -218,6 +275,58 @@ export class Prover {
     }
     this.valid[c] = 1;
     return c;
+  }
+
+  /** Appends column c's cuts (those of which it holds two or more pieces) to colCut. */
+  private pushColumnCuts(c: i32): void {
+    const s = this.colStart.data[c], e = this.colStart.data[c + 1];
+    const cnt = this.cutCount;
+    for (let a = s; a < e; a++) {
+      const p = this.colPiece.data[a];
+      for (let q = this.pieceCutStart[p]; q < this.pieceCutStart[p + 1]; q++) {
+        const j = this.pieceCut[q];
+        if (++cnt[j] == 2) this.colCut.push(j);
+      }
+    }
+    for (let a = s; a < e; a++) {
+      const p = this.colPiece.data[a];
+      for (let q = this.pieceCutStart[p]; q < this.pieceCutStart[p + 1]; q++) cnt[this.pieceCut[q]] = 0;
+    }
+    this.colCutStart.push(this.colCut.len);
+  }
+
+  /** A column's duals: its pieces' and its cuts'. */
+  @inline private columnValue(c: i32): f64 {
+    let v: f64 = 0;
+    const e = this.colStart.data[c + 1];
+    for (let a = this.colStart.data[c]; a < e; a++) v += unchecked(this.y[this.colPiece.data[a]]);
+    const ce = this.colCutStart.data[c + 1];
+    for (let a = this.colCutStart.data[c]; a < ce; a++) v += unchecked(this.y[this.n + this.colCut.data[a]]);
+    return v;
+  }
+
+  /** u = B^-1 times the column of `enter` (a pool column, a surplus or a cut's slack). */
+  private entering(enter: i32): void {
+    const m = this.m;
+    const u = this.u;
+    const binv = this.binv;
+    if (enter >= 0) {
+      for (let k = 0; k < m; k++) u[k] = 0;
+      const e = this.colStart.data[enter + 1];
+      for (let a = this.colStart.data[enter]; a < e; a++) {
+        const r = this.colPiece.data[a];
+        for (let k = 0; k < m; k++) unchecked((u[k] += binv[k * m + r]));
+      }
+      const ce = this.colCutStart.data[enter + 1];
+      for (let a = this.colCutStart.data[enter]; a < ce; a++) {
+        const r = this.n + this.colCut.data[a];
+        for (let k = 0; k < m; k++) unchecked((u[k] += binv[k * m + r]));
+      }
+    } else {
+      const r = -enter - 1;
+      const sign: f64 = r < this.n ? -1.0 : 1.0;
+      for (let k = 0; k < m; k++) u[k] = sign * binv[k * m + r];
+    }
   }
 
   private sameColumn(c: i32, set: Array<i32>): bool {
@@ -230,7 +339,7 @@ export class Prover {
   /**
    * Tries to prove that no packing into k bars exists, from the tree's root, within maxNodes
    * more tree nodes, maxPricingNodes knapsack nodes in all, and the deadline. May run again
-   * (with a larger node budget): the column pool carries over.
+   * (with a larger node budget): the column pool and the root's cuts carry over.
    */
   run(plan: Array<Bar>, k: i32, maxNodes: i32, maxPricingNodes: f64, deadline: f64): i32 {
     this.k = k;
@@ -251,7 +360,8 @@ export class Prover {
    */
   private startFrom(plan: Array<Bar>): bool {
     const n = this.n;
-    for (let r = 0; r < n; r++) this.basis[r] = -(r + 1);
+    // A plan is a packing: it keeps every cut, so the cuts' slacks start basic and non-negative.
+    for (let r = 0; r < this.m; r++) this.basis[r] = -(r + 1);
     // Pieces of each item handed out in order.
     const next = this.firstPiece.slice();
     for (let q = 0; q < plan.length; q++) {
@@ -277,9 +387,35 @@ export class Prover {
   private node(depth: i32): i32 {
     if (++this.nodes > this.maxNodes) return PROOF_OPEN;
     this.setGroups();
-    const st = this.solveLp();
-    if (st != LP_NEEDS_BRANCH) return st == LP_PRUNED ? PROOF_PROVEN : st == LP_INTEGER ? PROOF_FOUND : PROOF_OPEN;
-    // Ryan-Foster on a pair of groups the LP keeps together only in part.
+    let st = this.solveLp();
+    const m0 = this.m;
+    // Rounds of cuts while the LP rises; when the dual simplex fails, the node goes on from
+    // its LP before the round, without the round's cuts.
+    let z = this.objective();
+    for (let round = 0; st == LP_NEEDS_BRANCH && round < (depth == 0 ? ROOT_ROUNDS : NODE_ROUNDS); round++) {
+      const before = this.m;
+      this.held.set(this.basis.subarray(0, before));
+      const cuts = this.addCuts();
+      if (cuts == 0) break;
+      if (cuts < 0 || !this.restoreFeasibility()) {
+        this.dropCuts(before);
+        this.basis.set(this.held.subarray(0, before));
+        if (!this.refactor()) st = LP_GAVE_UP;
+        break;
+      }
+      st = this.solveLp();
+      const z2 = this.objective();
+      if (z2 < z + MIN_RISE) break;
+      z = z2;
+    }
+    const r = st == LP_NEEDS_BRANCH ? this.branchOn(depth) : st == LP_PRUNED ? PROOF_PROVEN : st == LP_INTEGER ? PROOF_FOUND : PROOF_OPEN;
+    // The root's cuts stay for later runs; a node's go with its subtree.
+    if (depth > 0) this.dropCuts(m0);
+    return r;
+  }
+
+  /** Ryan-Foster on a pair of groups the LP keeps together only in part. */
+  private branchOn(depth: i32): i32 {
     const pair = this.branchPair();
     if (pair < 0) return PROOF_OPEN;
     const a = pair / this.n, c = pair % this.n;
@@ -339,7 +475,7 @@ export class Prover {
     }
     const nc = this.colStart.len - 1;
     for (let c = 0; c < nc; c++) this.valid[c] = this.allowed(c) ? 1 : 0;
-    for (let k = 0; k < n; k++) {
+    for (let k = 0; k < this.m; k++) {
       const col = this.basis[k];
       if (col >= 0) this.cB[k] = this.valid[col] != 0 ? 1.0 : FORBIDDEN;
     }
@@ -362,24 +498,31 @@ export class Prover {
     return ok;
   }
 
+  /** The LP's value at its basis. */
+  private objective(): f64 {
+    let z: f64 = 0;
+    for (let k = 0; k < this.m; k++) if (this.basis[k] >= 0) z += this.cB[k] * this.xB[k];
+    return z;
+  }
+
   private computeX(): void {
-    const n = this.n;
-    for (let k = 0; k < n; k++) {
+    const m = this.m;
+    for (let k = 0; k < m; k++) {
       let v: f64 = 0;
-      const o = k * n;
-      for (let r = 0; r < n; r++) v += unchecked(this.binv[o + r]) * unchecked(this.b[r]);
+      const o = k * m;
+      for (let r = 0; r < m; r++) v += unchecked(this.binv[o + r]) * unchecked(this.b[r]);
       this.xB[k] = v;
     }
   }
 
   private computeY(): void {
-    const n = this.n;
-    for (let r = 0; r < n; r++) this.y[r] = 0;
-    for (let k = 0; k < n; k++) {
+    const m = this.m;
+    for (let r = 0; r < m; r++) this.y[r] = 0;
+    for (let k = 0; k < m; k++) {
       const c = this.cB[k];
       if (c == 0) continue;
-      const o = k * n;
-      for (let r = 0; r < n; r++) unchecked((this.y[r] += c * this.binv[o + r]));
+      const o = k * m;
+      for (let r = 0; r < m; r++) unchecked((this.y[r] += c * this.binv[o + r]));
     }
   }
 
@@ -403,19 +546,18 @@ export class Prover {
       }
       let enter: i32 = -2147483647;
       let best: f64 = -RC_TOL;
-      for (let r = 0; r < n; r++) {
-        if (this.y[r] < best) {
-          best = this.y[r];
+      // A piece's surplus prices at y, a cut's slack at -y.
+      for (let r = 0; r < this.m; r++) {
+        const rc = r < n ? this.y[r] : -this.y[r];
+        if (rc < best) {
+          best = rc;
           enter = -(r + 1);
         }
       }
       const nc = this.colStart.len - 1;
       for (let c = 0; c < nc; c++) {
         if (this.valid[c] == 0) continue;
-        let v: f64 = 0;
-        const e = this.colStart.data[c + 1];
-        for (let a = this.colStart.data[c]; a < e; a++) v += unchecked(this.y[this.colPiece.data[a]]);
-        const rc = 1.0 - v;
+        const rc = 1.0 - this.columnValue(c);
         if (rc < best) {
           best = rc;
           enter = c;
@@ -426,6 +568,7 @@ export class Prover {
         if (!this.price()) return LP_GAVE_UP;
         let dual: f64 = 0;
         for (let r = 0; r < n; r++) if (this.y[r] > 0) dual += this.y[r];
+        for (let r = n; r < this.m; r++) if (this.y[r] < 0) dual += this.y[r];
         const bound = dual / Math.max(1.0, this.bestValue);
         if (bound > <f64>this.k + BOUND_TOL) return LP_PRUNED;
         if (this.bestValue <= 1.0 + RC_TOL) return this.settle();
@@ -445,23 +588,12 @@ export class Prover {
 
   /** Brings column `enter` into the basis; false when the ratio test finds no row (numerical trouble). */
   private pivotIn(enter: i32, rc: f64): bool {
-    const n = this.n;
+    const m = this.m;
     const u = this.u;
-    const binv = this.binv;
-    if (enter >= 0) {
-      for (let k = 0; k < n; k++) u[k] = 0;
-      const e = this.colStart.data[enter + 1];
-      for (let a = this.colStart.data[enter]; a < e; a++) {
-        const r = this.colPiece.data[a];
-        for (let k = 0; k < n; k++) unchecked((u[k] += binv[k * n + r]));
-      }
-    } else {
-      const r = -enter - 1;
-      for (let k = 0; k < n; k++) u[k] = -binv[k * n + r];
-    }
+    this.entering(enter);
     let l: i32 = -1;
     let ratio: f64 = Infinity;
-    for (let k = 0; k < n; k++) {
+    for (let k = 0; k < m; k++) {
       if (u[k] > PIV_TOL) {
         const q = this.xB[k] / u[k];
         if (q < ratio - 1e-12 || (q < ratio + 1e-12 && l >= 0 && u[k] > u[l])) {
@@ -471,15 +603,25 @@ export class Prover {
       }
     }
     if (l < 0) return false;
+    this.pivotAt(enter, rc, l);
+    return true;
+  }
+
+  /** Column `enter` (u = B^-1 a, reduced cost rc) replaces the basic column of row l. */
+  private pivotAt(enter: i32, rc: f64, l: i32): void {
+    const m = this.m;
+    const u = this.u;
+    const binv = this.binv;
     const piv = u[l];
-    const ol = l * n;
-    for (let r = 0; r < n; r++) unchecked((binv[ol + r] /= piv));
+    const ratio = this.xB[l] / piv;
+    const ol = l * m;
+    for (let r = 0; r < m; r++) unchecked((binv[ol + r] /= piv));
     const rowL = binv.dataStart + (<usize>ol << 3);
-    for (let k = 0; k < n; k++) {
+    for (let k = 0; k < m; k++) {
       if (k == l) continue;
       const f = unchecked(u[k]);
       if (f == 0) continue;
-      subScaledRow(binv.dataStart + (<usize>(k * n) << 3), rowL, f, 0, n, true);
+      subScaledRow(binv.dataStart + (<usize>(k * m) << 3), rowL, f, 0, m, true);
       unchecked((this.xB[k] -= f * ratio));
     }
     this.xB[l] = ratio;
@@ -488,27 +630,32 @@ export class Prover {
     this.cB[l] = cost;
     this.pivots++;
     this.sincePivot++;
-    // y' = y + rc * (row l of the new inverse): O(n), not O(n^2).
-    for (let r = 0; r < n; r++) unchecked((this.y[r] += rc * binv[ol + r]));
-    return true;
+    // y' = y + rc * (row l of the new inverse): O(m), not O(m^2).
+    for (let r = 0; r < m; r++) unchecked((this.y[r] += rc * binv[ol + r]));
   }
 
   /** Rebuilds the basis inverse from the basic columns (Gauss-Jordan, partial pivoting). */
-  private refactor(): bool {
-    const n = this.n;
+  private refactor(infeasible: bool = false): bool {
+    const n = this.n, m = this.m;
     const a = this.scratch;
     a.fill(0);
-    for (let k = 0; k < n; k++) {
+    for (let k = 0; k < m; k++) {
       const col = this.basis[k];
       if (col >= 0) {
         const e = this.colStart.data[col + 1];
-        for (let q = this.colStart.data[col]; q < e; q++) a[this.colPiece.data[q] * n + k] = 1.0;
-      } else a[(-col - 1) * n + k] = -1.0;
+        for (let q = this.colStart.data[col]; q < e; q++) a[this.colPiece.data[q] * m + k] = 1.0;
+        const ce = this.colCutStart.data[col + 1];
+        for (let q = this.colCutStart.data[col]; q < ce; q++) a[(n + this.colCut.data[q]) * m + k] = 1.0;
+      } else {
+        const r = -col - 1;
+        a[r * m + k] = r < n ? -1.0 : 1.0;
+      }
     }
-    if (!invert(a, this.binv, n)) return false;
+    if (!invert(a, this.binv, m)) return false;
     this.sincePivot = 0;
     this.computeX();
-    for (let k = 0; k < n; k++) if (this.xB[k] < -1e-7) return false; else if (this.xB[k] < 0) this.xB[k] = 0;
+    // After new cuts (infeasible), their slacks may be negative until restoreFeasibility.
+    if (!infeasible) for (let k = 0; k < m; k++) if (this.xB[k] < -1e-7) return false; else if (this.xB[k] < 0) this.xB[k] = 0;
     this.computeY();
     return true;
   }
@@ -518,9 +665,9 @@ export class Prover {
    * else a branching is needed.
    */
   private settle(): i32 {
-    const n = this.n;
+    const n = this.n, m = this.m;
     let whole = true;
-    for (let k = 0; k < n; k++) {
+    for (let k = 0; k < m; k++) {
       const col = this.basis[k];
       const x = this.xB[k];
       if (col < 0 || x <= 1e-6) continue;
@@ -531,7 +678,7 @@ export class Prover {
     // Whole columns cover every piece: each piece goes into the first bar that holds it.
     this.mark.fill(0);
     this.found.length = 0;
-    for (let k = 0; k < n; k++) {
+    for (let k = 0; k < m; k++) {
       const col = this.basis[k];
       if (col < 0 || this.xB[k] <= 1e-6) continue;
       const bar = new Bar(this.t);
@@ -558,7 +705,7 @@ export class Prover {
     const n = this.n;
     const tg = this.together;
     const touched = new Array<i32>();
-    for (let k = 0; k < n; k++) {
+    for (let k = 0; k < this.m; k++) {
       const col = this.basis[k];
       const x = this.xB[k];
       if (col < 0 || x <= 1e-9) continue;
@@ -618,6 +765,7 @@ export class Prover {
       }
       items[j + 1] = v;
     }
+    this.groupCuts();
     this.bestValue = 1.0 + RC_TOL;
     this.nBest = 0;
     for (let g = 0; g < n; g++) this.blocked[g] = 0;
@@ -647,13 +795,219 @@ export class Prover {
       this.chosen[depth] = g;
       const cs = unchecked(this.confStart[g]), ce = unchecked(this.confStart[g + 1]);
       for (let q = cs; q < ce; q++) unchecked(this.blocked[this.confList[q]]++);
-      this.branch(a + 1, m, room - this.groupLen[g], val + this.value[g], depth + 1);
+      // A cut's penalty is due once the column holds two of its pieces.
+      let pen: f64 = 0;
+      const ks = unchecked(this.groupCutStart[g]), ke = unchecked(this.groupCutStart[g + 1]);
+      for (let q = ks; q < ke; q++) {
+        const j = unchecked(this.groupCut[q]);
+        if (unchecked(this.cutCount[j]++) == 1) pen += unchecked(this.sigma[j]);
+      }
+      this.branch(a + 1, m, room - this.groupLen[g], val + this.value[g] + pen, depth + 1);
+      for (let q = ks; q < ke; q++) unchecked(this.cutCount[this.groupCut[q]]--);
       for (let q = cs; q < ce; q++) unchecked(this.blocked[this.confList[q]]--);
       if (this.pricingNodes > this.maxPricingNodes) return;
       // The bound without g and the items before it.
       if (this.fill(a + 1, m, room, val) <= this.bestValue + 1e-12) return;
     }
   }
+
+  /**
+   * The cuts whose duals are below 0 (penalties sigma), listed per group (a cut appears
+   * once per piece of the group in it), for the pricing; the knapsack's counts at 0.
+   */
+  private groupCuts(): void {
+    const n = this.n;
+    const start = this.groupCutStart;
+    start.fill(0);
+    const nCuts = this.m - n;
+    for (let j = 0; j < nCuts; j++) {
+      this.cutCount[j] = 0;
+      this.sigma[j] = Math.min(0.0, this.y[n + j]);
+      if (this.sigma[j] > -1e-12) continue;
+      for (let a = 0; a < 3; a++) start[this.group[this.cutPiece.data[3 * j + a]] + 1]++;
+    }
+    for (let g = 0; g < n; g++) start[g + 1] += start[g];
+    for (let g = 0; g < n; g++) this.confFill[g] = start[g];
+    for (let j = 0; j < nCuts; j++) {
+      if (this.sigma[j] > -1e-12) continue;
+      for (let a = 0; a < 3; a++) {
+        const g = this.group[this.cutPiece.data[3 * j + a]];
+        this.groupCut[this.confFill[g]++] = j;
+      }
+    }
+  }
+
+  /**
+   * Separates subset-row cuts from the LP's solution and adds the most broken (at most
+   * CUTS_PER_ROUND, MAX_CUTS in all) as rows with their slacks basic: the basis stays dual
+   * feasible, but the slacks of the broken cuts are negative. The cuts added, or -1 when
+   * the new basis is singular.
+   */
+  private addCuts(): i32 {
+    const n = this.n;
+    const have = this.m - n;
+    const most = min(CUTS_PER_ROUND, min(MAX_CUTS, n / CUT_PIECES) - have);
+    if (most <= 0) return 0;
+    const cols = new Int32Array(this.m);
+    const xs = new Float64Array(this.m);
+    let nCols: i32 = 0;
+    for (let k = 0; k < this.m; k++) {
+      if (this.basis[k] < 0 || this.xB[k] <= 1e-9) continue;
+      cols[nCols] = this.basis[k];
+      xs[nCols++] = this.xB[k];
+    }
+    const added = separateTriples(n, this.colStart, this.colPiece, cols, xs, nCols, this.together, most, this.cutPiece, this.cutKnown);
+    this.together.fill(0);
+    if (added == 0) return 0;
+    for (let j = have; j < have + added; j++) {
+      const a = this.cutPiece.data[3 * j], b = this.cutPiece.data[3 * j + 1], c = this.cutPiece.data[3 * j + 2];
+      this.cutKnown.set(tripleKey(n, a, b, c), true);
+    }
+    // Each group alone: with them the pool always holds a packing that keeps every cut.
+    for (let g = 0; g < n; g++) {
+      if (this.group[g] != g) continue;
+      const set = new Array<i32>();
+      for (let p = g; p < n; p++) if (this.group[p] == g) set.push(p);
+      const c = this.addColumn(set);
+      this.valid[c] = 1;
+    }
+    this.grow(n + have + added);
+    this.listCuts();
+    return this.refactor(true) ? added : -1;
+  }
+
+  /** Room for m2 rows (arrays only grow): the basis as it was, each new row's slack basic. */
+  private grow(m2: i32): void {
+    const m = this.m;
+    if (m2 > this.basis.length) {
+      const basis = new Int32Array(m2);
+      basis.set(this.basis.subarray(0, m));
+      const cB = new Float64Array(m2);
+      cB.set(this.cB.subarray(0, m));
+      this.basis = basis;
+      this.cB = cB;
+      this.b = new Float64Array(m2);
+      for (let r = 0; r < m2; r++) this.b[r] = 1.0 + perturbation(r);
+      this.xB = new Float64Array(m2);
+      this.y = new Float64Array(m2);
+      this.u = new Float64Array(m2);
+      this.binv = new Float64Array(m2 * m2);
+      this.scratch = new Float64Array(m2 * m2);
+    }
+    for (let r = m; r < m2; r++) {
+      this.basis[r] = -(r + 1);
+      this.cB[r] = 0;
+    }
+    this.m = m2;
+  }
+
+  /** Drops the cuts after the first m0 - n (those a node added for its subtree). */
+  private dropCuts(m0: i32): void {
+    if (this.m == m0) return;
+    const n = this.n;
+    for (let j = m0 - n; j < this.m - n; j++) {
+      this.cutKnown.delete(tripleKey(n, this.cutPiece.data[3 * j], this.cutPiece.data[3 * j + 1], this.cutPiece.data[3 * j + 2]));
+    }
+    this.cutPiece.len = 3 * (m0 - n);
+    this.m = m0;
+    this.listCuts();
+  }
+
+  /** The pieces' lists of cuts and every column's cuts, after the cuts changed. */
+  private listCuts(): void {
+    const n = this.n;
+    const ps = this.pieceCutStart;
+    ps.fill(0);
+    const total = this.m - n;
+    for (let q = 0; q < 3 * total; q++) ps[this.cutPiece.data[q] + 1]++;
+    for (let p = 0; p < n; p++) ps[p + 1] += ps[p];
+    if (this.pieceCut.length < 3 * total) this.pieceCut = new Int32Array(3 * MAX_CUTS);
+    const fill = ps.slice(0, n);
+    for (let q = 0; q < 3 * total; q++) this.pieceCut[fill[this.cutPiece.data[q]]++] = q / 3;
+    this.colCut.clear();
+    this.colCutStart.clear();
+    this.colCutStart.push(0);
+    const nc = this.colStart.len - 1;
+    for (let c = 0; c < nc; c++) this.pushColumnCuts(c);
+  }
+
+  /**
+   * The dual simplex over the pool's columns until every basic value is non-negative again
+   * (after new cuts): the row with the most negative value leaves, the column that keeps
+   * every reduced cost non-negative enters. The pool holds each group's own column
+   * (addCuts), a packing that keeps every cut, so a row always finds one. False on trouble
+   * or after DUAL_PIVOTS_PER_ROW x m pivots.
+   */
+  private restoreFeasibility(): bool {
+    const m = this.m;
+    for (let iter: i32 = 0; iter < DUAL_PIVOTS_PER_ROW * m; iter++) {
+      if (this.sincePivot >= REFACTOR_EVERY && !this.refactor(true)) return false;
+      let l: i32 = -1;
+      let low: f64 = -1e-9;
+      for (let k = 0; k < m; k++) {
+        if (this.xB[k] < low) {
+          low = this.xB[k];
+          l = k;
+        }
+      }
+      if (l < 0) return true;
+      // Harris's ratio test: the largest |alpha| among the columns whose ratio is within a
+      // tolerance of the least (tiny pivots make the basis singular).
+      const most = this.dualRatio(l, Infinity);
+      if (most == Infinity) return false;
+      this.dualRatio(l, most);
+      const enter = this.dualEnter;
+      this.entering(enter);
+      if (this.u[l] >= -DUAL_PIV_TOL) return false;
+      this.pivotAt(enter, this.dualRc, l);
+    }
+    return false;
+  }
+
+  /**
+   * One pass of the dual ratio test on row l: alpha = (row l of B^-1) . column < 0 over the
+   * surpluses, slacks and the node's columns. With limit Infinity, returns the least
+   * (reduced cost + tolerance) / |alpha|; else picks (dualEnter, dualRc) the column of the
+   * largest |alpha| whose ratio is at most limit.
+   */
+  private dualRatio(l: i32, limit: f64): f64 {
+    const n = this.n, m = this.m;
+    const binv = this.binv;
+    const ol = l * m;
+    let most: f64 = Infinity;
+    let bestA: f64 = 0;
+    for (let r = 0; r < m; r++) {
+      const alpha = r < n ? -binv[ol + r] : binv[ol + r];
+      if (alpha >= -DUAL_PIV_TOL) continue;
+      const rc = Math.max(0.0, r < n ? this.y[r] : -this.y[r]);
+      if (limit == Infinity) most = Math.min(most, (rc + RC_TOL) / -alpha);
+      else if (rc / -alpha <= limit && -alpha > bestA) {
+        bestA = -alpha;
+        this.dualEnter = -(r + 1);
+        this.dualRc = r < n ? this.y[r] : -this.y[r];
+      }
+    }
+    const nc = this.colStart.len - 1;
+    for (let c = 0; c < nc; c++) {
+      if (this.valid[c] == 0) continue;
+      let alpha: f64 = 0;
+      const e = this.colStart.data[c + 1];
+      for (let a = this.colStart.data[c]; a < e; a++) alpha += unchecked(binv[ol + this.colPiece.data[a]]);
+      const ce = this.colCutStart.data[c + 1];
+      for (let a = this.colCutStart.data[c]; a < ce; a++) alpha += unchecked(binv[ol + n + this.colCut.data[a]]);
+      if (alpha >= -DUAL_PIV_TOL) continue;
+      const rc = 1.0 - this.columnValue(c);
+      const rc0 = Math.max(0.0, rc);
+      if (limit == Infinity) most = Math.min(most, (rc0 + RC_TOL) / -alpha);
+      else if (rc0 / -alpha <= limit && -alpha > bestA) {
+        bestA = -alpha;
+        this.dualEnter = c;
+        this.dualRc = rc;
+      }
+    }
+    return most;
+  }
+
 
   /** Dantzig bound: val plus items[from..m) not blocked filled into room fractionally by value per length. */
   private fill(from: i32, m: i32, room: f64, val: f64): f64 {
@@ -673,19 +1027,27 @@ export class Prover {
 
   /** Keeps the node's basis for its second child. */
   private save(depth: i32): void {
-    const n = this.n;
+    const m = this.m;
     while (this.savedBasis.length <= depth) {
-      this.savedBasis.push(new Int32Array(n));
-      this.savedBinv.push(this.savedBinv.length < this.maxSaved ? new Float64Array(n * n) : new Float64Array(0));
+      this.savedBasis.push(new Int32Array(0));
+      this.savedBinv.push(new Float64Array(0));
     }
-    this.savedBasis[depth].set(this.basis);
-    if (this.savedBinv[depth].length > 0) this.savedBinv[depth].set(this.binv);
+    if (this.savedBasis[depth].length != m) this.savedBasis[depth] = new Int32Array(m);
+    this.savedBasis[depth].set(this.basis.subarray(0, m));
+    // Inverses kept within SAVED_BYTES in all (at the rows of the time); deeper nodes refactor.
+    const keep = <f64>(depth + 1) * <f64>m * <f64>m * 8.0 <= SAVED_BYTES;
+    if (!keep) this.savedBinv[depth] = new Float64Array(0);
+    else {
+      if (this.savedBinv[depth].length != m * m) this.savedBinv[depth] = new Float64Array(m * m);
+      memory.copy(this.savedBinv[depth].dataStart, this.binv.dataStart, <usize>(m * m) << 3);
+    }
   }
 
   private restore(depth: i32): void {
+    const m = this.m;
     this.basis.set(this.savedBasis[depth]);
-    if (this.savedBinv[depth].length > 0) {
-      this.binv.set(this.savedBinv[depth]);
+    if (this.savedBinv[depth].length == m * m) {
+      memory.copy(this.binv.dataStart, this.savedBinv[depth].dataStart, <usize>(m * m) << 3);
       this.computeX();
     } else this.sincePivot = REFACTOR_EVERY;
   }
