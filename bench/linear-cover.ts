@@ -12,25 +12,18 @@
 //   BENCH_COVER_BELOW      1 (default): k = optimum - 1; 0: k = optimum
 //   BENCH_COVER_INSTANCES  comma list of Hard28 numbers (default all 28)
 //   BENCH_LINEAR_DIR       default /work/shared/bench/instances/1d-bpplib
-import { readFileSync, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { cpuUsage } from 'node:process';
-import { loadLinearModule, type LinearProblem } from '../src/engine/linear/solve.js';
+import { loadLinearModule } from '../src/engine/linear/solve.js';
+import { BPPLIB_DIR, instanceProblem, knownOptimum } from './bpplib.js';
 import { coverBars } from './cover-bars.js';
 
-const DIR = process.env.BENCH_LINEAR_DIR ?? '/work/shared/bench/instances/1d-bpplib';
+const DIR = BPPLIB_DIR;
 const WORK = Number(process.env.BENCH_COVER_WORK ?? 1.5e7);
 const GAP = Number(process.env.BENCH_COVER_GAP ?? 0.05);
 const PATTERNS = Number(process.env.BENCH_COVER_PATTERNS ?? 1500);
 const BELOW = (process.env.BENCH_COVER_BELOW ?? '1') !== '0';
-
-function optimum(name: string): number {
-  for (const line of readFileSync(join(DIR, 'Bounds_BPPLib.jl_2021.txt'), 'utf8').split(/\r?\n/)) {
-    const [id, lb, ub] = line.trim().split('\t');
-    if (id === name && lb === ub) return Number(lb);
-  }
-  throw new Error(`no known optimum for ${name}`);
-}
 
 function main(): void {
   const module = loadLinearModule();
@@ -42,17 +35,8 @@ function main(): void {
   console.log('|---|---|---|---|---|---|---|---|---|');
   let cpuAll = 0;
   for (const file of files) {
-    const lines = readFileSync(join(DIR, 'Hard28_CSP', `${file}.txt`), 'utf8').split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
-    const m = Number(lines[0]);
-    const problem: LinearProblem = {
-      stock: [{ usable: Number(lines[1]), q: -1, cost: 0 }],
-      parts: lines.slice(2, 2 + m).map((l) => {
-        const [w, d] = l.split(/\s+/).map(Number);
-        return { l: w!, q: d ?? 1, stock: [0] };
-      }),
-      kerf: 0, objective: 'count', stockSelection: 'efficiency', seed: 1, budgetMs: 0,
-    };
-    const k = optimum(file) - (BELOW ? 1 : 0);
+    const problem = instanceProblem(join(DIR, 'Hard28_CSP', `${file}.txt`));
+    const k = knownOptimum(file) - (BELOW ? 1 : 0);
     const before = cpuUsage();
     const run = coverBars(problem, k, WORK, GAP, PATTERNS, module);
     const cpu = cpuUsage(before);

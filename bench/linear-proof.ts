@@ -12,21 +12,14 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cpuUsage } from 'node:process';
-import { loadLinearModule, type LinearProblem } from '../src/engine/linear/solve.js';
+import { loadLinearModule } from '../src/engine/linear/solve.js';
+import { BPPLIB_DIR, instanceProblem, knownOptimum } from './bpplib.js';
 import { proveBars } from './prove-bars.js';
 
-const DIR = process.env.BENCH_LINEAR_DIR ?? '/work/shared/bench/instances/1d-bpplib';
+const DIR = BPPLIB_DIR;
 const NODES = Number(process.env.BENCH_PROOF_NODES ?? 2000);
 const DEFAULT = ['Hard28_CSP/Hard28_BPP14', 'Hard28_CSP/Hard28_BPP119', 'Hard28_CSP/Hard28_BPP175', 'Hard28_CSP/Hard28_BPP359', 'Hard28_CSP/Hard28_BPP716', 'Waescher_CSP/Waescher_TEST0022', 'Waescher_CSP/Waescher_TEST0065'];
 const INSTANCES = process.env.BENCH_PROOF_INSTANCES?.split(',').map((s) => s.trim()) ?? DEFAULT;
-
-function optimum(name: string): number {
-  for (const line of readFileSync(join(DIR, 'Bounds_BPPLib.jl_2021.txt'), 'utf8').split(/\r?\n/)) {
-    const [id, lb, ub] = line.trim().split('\t');
-    if (id === name && lb === ub) return Number(lb);
-  }
-  throw new Error(`no known optimum for ${name}`);
-}
 
 function main(): void {
   const wasm = process.env.BENCH_PROOF_WASM;
@@ -36,17 +29,8 @@ function main(): void {
   console.log('|---|---|---|---|---|---|');
   for (const path of INSTANCES) {
     const [dir, file] = path.split('/');
-    const lines = readFileSync(join(DIR, dir!, `${file}.txt`), 'utf8').split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
-    const m = Number(lines[0]);
-    const problem: LinearProblem = {
-      stock: [{ usable: Number(lines[1]), q: -1, cost: 0 }],
-      parts: lines.slice(2, 2 + m).map((l) => {
-        const [w, d] = l.split(/\s+/).map(Number);
-        return { l: w!, q: d!, stock: [0] };
-      }),
-      kerf: 0, objective: 'count', stockSelection: 'efficiency', seed: 1, budgetMs: 0,
-    };
-    const k = optimum(file!) - 1;
+    const problem = instanceProblem(join(DIR, dir!, `${file}.txt`));
+    const k = knownOptimum(file!) - 1;
     const before = cpuUsage();
     const run = proveBars(problem, k, NODES, module);
     const cpu = cpuUsage(before);

@@ -22,8 +22,9 @@
 import { readFileSync, readdirSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadLinearModule, solveLinear, type LinearProblem } from '../src/engine/linear/solve.js';
+import { BPPLIB_DIR, readBounds, readInstance } from './bpplib.js';
 
-const DIR = process.env.BENCH_LINEAR_DIR ?? '/work/shared/bench/instances/1d-bpplib';
+const DIR = BPPLIB_DIR;
 const FEATURE_DIR = process.env.BENCH_LINEAR_FEATURE_DIR ?? '/work/shared/bench/instances/1d-feature-tests';
 const LIMIT = Number(process.env.BENCH_LINEAR_LIMIT_MS ?? 1000);
 const EFFORT = Number(process.env.BENCH_LINEAR_EFFORT ?? 0);
@@ -45,29 +46,6 @@ const SETS: SetDef[] = [
   { name: 'AI', dir: 'ANI_AI_CSP/AI', anchor: '-' },
   { name: 'ANI', dir: 'ANI_AI_CSP/ANI', anchor: '-' },
 ];
-
-function readBounds(): Map<string, { lb: number; ub: number }> {
-  const map = new Map<string, { lb: number; ub: number }>();
-  const file = join(DIR, 'Bounds_BPPLib.jl_2021.txt');
-  if (!existsSync(file)) return map;
-  for (const line of readFileSync(file, 'utf8').split(/\r?\n/)) {
-    const [name, lb, ub] = line.trim().split('\t');
-    if (name && lb && ub) map.set(name, { lb: Number(lb), ub: Number(ub) });
-  }
-  return map;
-}
-
-/** CSP format: m, capacity, then m lines "weight<TAB>demand". */
-function readInstance(file: string): { capacity: number; items: { w: number; d: number }[] } {
-  const lines = readFileSync(file, 'utf8').split(/\r?\n/).map((l) => l.trim()).filter(Boolean);
-  const m = Number(lines[0]);
-  const capacity = Number(lines[1]);
-  const items = lines.slice(2, 2 + m).map((l) => {
-    const [w, d] = l.split(/\s+/).map(Number);
-    return { w, d };
-  });
-  return { capacity, items };
-}
 
 /** Independent check: every piece placed once, every bar within capacity. */
 function check(items: { w: number; d: number }[], capacity: number, groups: { bars: number; parts: number[] }[], unplaced: number[]): string | undefined {

@@ -15,27 +15,45 @@ import { Master } from "./master";
 const CHECK_PRICING_NODES: f64 = 1e9;
 
 export function proveFlat(input: Float64Array, k: i32, maxNodes: i32): Float64Array {
+  const job = decodeCheckJob(input);
+  if (job === null) return new Float64Array(0);
+  const inst = job.inst;
+  const pr = new Prover(inst, 0, Prover.pieces(inst));
+  pr.seedFromPool(rootLp(inst, job.plan));
+  const st = pr.run(job.plan, k, maxNodes, CHECK_PRICING_NODES, Infinity);
+  const out = withBars(3, st == PROOF_FOUND ? pr.found : new Array<Bar>());
+  out[0] = pr.timedOut ? <f64>PROOF_OPEN : <f64>st;
+  out[1] = <f64>pr.nodes;
+  out[2] = <f64>pr.pivots;
+  return out;
+}
+
+/** A decoded job with one stock row and its best-fit plan: where the checks start. */
+export class CheckJob {
+  constructor(public inst: Instance, public plan: Array<Bar>) {}
+}
+
+/** The job of a check's input with its best-fit plan, null unless it has one stock row. */
+export function decodeCheckJob(input: Float64Array): CheckJob | null {
   const inst = decode(input);
-  if (inst === null || inst.nT != 1) return new Float64Array(0);
+  if (inst === null || inst.nT != 1) return null;
   const dr = inst.dem.slice();
   const qr = new Int32Array(1);
   qr[0] = -1;
   const plan = new Array<Bar>();
   bestFitDecreasing(inst, dr, qr, sizeOrder(inst), plan, false);
-  const pr = new Prover(inst, 0, Prover.pieces(inst));
-  pr.seedFromPool(rootLp(inst, plan));
-  const st = pr.run(plan, k, maxNodes, CHECK_PRICING_NODES, Infinity);
-  const found = st == PROOF_FOUND ? pr.found : new Array<Bar>();
-  let len = 4;
-  for (let b = 0; b < found.length; b++) len += 1 + found[b].n;
+  return new CheckJob(inst, plan);
+}
+
+/** A check's output: `head` slots for the caller, the bar count, then per bar its pieces c and c item indices. */
+export function withBars(head: i32, bars: Array<Bar>): Float64Array {
+  let len = head + 1;
+  for (let b = 0; b < bars.length; b++) len += 1 + bars[b].n;
   const out = new Float64Array(len);
-  out[0] = pr.timedOut ? <f64>PROOF_OPEN : <f64>st;
-  out[1] = <f64>pr.nodes;
-  out[2] = <f64>pr.pivots;
-  out[3] = <f64>found.length;
-  let at = 4;
-  for (let b = 0; b < found.length; b++) {
-    const bar = found[b];
+  out[head] = <f64>bars.length;
+  let at = head + 1;
+  for (let b = 0; b < bars.length; b++) {
+    const bar = bars[b];
     out[at++] = <f64>bar.n;
     for (let j = 0; j < bar.n; j++) out[at++] = <f64>bar.items[j];
   }

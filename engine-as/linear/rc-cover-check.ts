@@ -6,34 +6,25 @@
 // gap, patterns, cover nodes, work, LP pivots, of which finishing the LP, bars found, then per bar found: pieces c, then c item
 // indices].
 
-import { decode } from "./instance";
 import { Bar } from "./plan";
-import { bestFitDecreasing, sizeOrder } from "./heuristic";
-import { rootLp } from "./prove-check";
+import { decodeCheckJob, rootLp, withBars } from "./prove-check";
 import { ReducedCostCover, RC_FOUND } from "./rc-cover";
 
 /** Pivots that finishing the root LP may take (a safeguard, not a limit in practice). */
 const CHECK_LP_PIVOTS: i32 = 1 << 24;
 
 export function coverFlat(input: Float64Array, k: i32, maxWork: f64, maxGap: f64, maxPatterns: i32): Float64Array {
-  const inst = decode(input);
-  if (inst === null || inst.nT != 1) return new Float64Array(0);
-  const dr = inst.dem.slice();
-  const qr = new Int32Array(1);
-  qr[0] = -1;
-  const plan = new Array<Bar>();
-  bestFitDecreasing(inst, dr, qr, sizeOrder(inst), plan, false);
-  const mp = rootLp(inst, plan);
+  const job = decodeCheckJob(input);
+  if (job === null) return new Float64Array(0);
+  const inst = job.inst;
+  const mp = rootLp(inst, job.plan);
   const lp = mp.pivots;
   mp.solveToOptimum(inst.dem, inst.qty, Infinity, CHECK_LP_PIVOTS);
   const duals = new Float64Array(inst.nI);
   for (let r = 0; r < mp.m; r++) duals[mp.rowItem[r]] = mp.y[r];
   const rc = new ReducedCostCover(inst);
   const st = rc.run(duals, 0, k, maxGap, maxPatterns, maxWork);
-  const found = st == RC_FOUND ? rc.bars : new Array<Bar>();
-  let len = 8;
-  for (let b = 0; b < found.length; b++) len += 1 + found[b].n;
-  const out = new Float64Array(len);
+  const out = withBars(7, st == RC_FOUND ? rc.bars : new Array<Bar>());
   out[0] = <f64>st;
   out[1] = rc.gap;
   out[2] = <f64>rc.patterns;
@@ -41,12 +32,5 @@ export function coverFlat(input: Float64Array, k: i32, maxWork: f64, maxGap: f64
   out[4] = rc.work;
   out[5] = <f64>mp.pivots;
   out[6] = <f64>(mp.pivots - lp);
-  out[7] = <f64>found.length;
-  let at = 8;
-  for (let b = 0; b < found.length; b++) {
-    const bar = found[b];
-    out[at++] = <f64>bar.n;
-    for (let j = 0; j < bar.n; j++) out[at++] = <f64>bar.items[j];
-  }
   return out;
 }

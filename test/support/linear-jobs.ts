@@ -94,3 +94,12 @@ export function aboveBoundJobs(mod: WebAssembly.Module, start: Job, seed: number
   return found;
 }
 
+/** The distinct generated jobs whose optimum lies above the rounded-up LP bound (three walks). */
+export function aboveBoundSet(mod: WebAssembly.Module): { job: Job; fewest: number }[] {
+  const walks = [
+    ...aboveBoundJobs(mod, fewLengths(549), 1, 10, 30),
+    ...aboveBoundJobs(mod, fewLengths(3268), 2, 10, 20),
+    ...aboveBoundJobs(mod, fewLengths(3268), 3, 10, 20),
+  ];
+  return [...new Map(walks.map((w) => [JSON.stringify(w.job), w])).values()];
+}
