@@ -3,6 +3,7 @@
 // from a best-fit plan, then the cover for k bars from its duals within a work cap.
 import { loadLinearModule, encodeLinear, type LinearProblem } from '../src/engine/linear/solve.js';
 import { runFlat, type FlatEngine } from '../src/engine/common/wasm.js';
+import { readBars } from './prove-bars.js';
 
 interface CoverExports extends FlatEngine {
   coverLinearBars(k: number, maxWork: number, maxGap: number, maxPatterns: number): number;
@@ -30,12 +31,5 @@ const STATUS: CoverStatus[] = ['found', 'exhausted', 'gave up'];
 export function coverBars(problem: LinearProblem, k: number, maxWork: number, maxGap = 0.05, maxPatterns = 1500, module = loadLinearModule()): CoverRun {
   const { out } = runFlat<CoverExports>(module, 'linear cover', encodeLinear(problem), (e) => e.coverLinearBars(k, maxWork, maxGap, maxPatterns));
   if (out.length < 8) throw new Error('kerf linear cover: input rejected');
-  const bars: number[][] = [];
-  let at = 8;
-  for (let b = 0; b < out[7]!; b++) {
-    const c = out[at]!;
-    bars.push(Array.from(out.subarray(at + 1, at + 1 + c)));
-    at += 1 + c;
-  }
-  return { status: STATUS[out[0]!]!, gap: out[1]!, patterns: out[2]!, nodes: out[3]!, work: out[4]!, pivots: out[5]!, finishPivots: out[6]!, bars };
+  return { status: STATUS[out[0]!]!, gap: out[1]!, patterns: out[2]!, nodes: out[3]!, work: out[4]!, pivots: out[5]!, finishPivots: out[6]!, bars: readBars(out, 7) };
 }

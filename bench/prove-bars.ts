@@ -24,12 +24,17 @@ const STATUS: ProofStatus[] = ['proven', 'found', 'open'];
 export function proveBars(problem: LinearProblem, k: number, maxNodes: number, module = loadLinearModule()): ProofRun {
   const { out } = runFlat<ProofExports>(module, 'linear proof', encodeLinear(problem), (e) => e.proveLinearBars(k, maxNodes));
   if (out.length < 4) throw new Error('kerf linear proof: input rejected');
+  return { status: STATUS[out[0]!]!, nodes: out[1]!, pivots: out[2]!, bars: readBars(out, 3) };
+}
+
+/** The bars a check export wrote from slot `at` (engine-as/linear/prove-check.ts withBars): the count, then per bar its pieces c and c item indices. */
+export function readBars(out: Float64Array, at: number): number[][] {
   const bars: number[][] = [];
-  let at = 4;
-  for (let b = 0; b < out[3]!; b++) {
+  const count = out[at++]!;
+  for (let b = 0; b < count; b++) {
     const c = out[at]!;
     bars.push(Array.from(out.subarray(at + 1, at + 1 + c)));
     at += 1 + c;
   }
-  return { status: STATUS[out[0]!]!, nodes: out[1]!, pivots: out[2]!, bars };
+  return bars;
 }

@@ -168,7 +168,6 @@ export class Prover {
     this.cap = inst.cap[t] + inst.eps;
     const n = pieces;
     this.n = n;
-    this.m = n;
     this.pieceItem = new Int32Array(n);
     this.size = new Float64Array(n);
     // Pieces by decreasing length, an item's pieces next to each other from firstPiece[i].
@@ -184,14 +183,9 @@ export class Prover {
         p++;
       }
     }
-    this.binv = new Float64Array(n * n);
-    this.basis = new Int32Array(n);
-    this.cB = new Float64Array(n);
-    this.xB = new Float64Array(n);
-    this.b = new Float64Array(n);
-    this.y = new Float64Array(n);
-    this.u = new Float64Array(n);
-    for (let r = 0; r < n; r++) this.b[r] = 1.0 + perturbation(r);
+    // The LP's rows: one per piece (cuts grow them later).
+    this.m = 0;
+    this.grow(n);
     this.group = new Int32Array(n);
     this.groupSize = new Int32Array(n);
     this.groupLen = new Float64Array(n);
@@ -205,7 +199,6 @@ export class Prover {
     this.bestSet = new Int32Array(n);
     this.mark = new Uint8Array(n);
     this.together = new Float64Array(n * n);
-    this.scratch = new Float64Array(n * n);
     this.colStart.push(0);
     this.colCutStart.push(0);
     this.pieceCutStart = new Int32Array(n + 1);

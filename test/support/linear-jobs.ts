@@ -3,6 +3,7 @@
 // jobs, and seeded walks to jobs whose fewest bars lie above the rounded-up LP bound, each
 // checked by exhaustive search (bin-packing.ts).
 
+import { expect } from 'vitest';
 import { solveLinear, type LinearProblem } from '../../src/engine/linear/solve.js';
 import { seededRandom } from '../../bench/seeded.js';
 import { fewestBars } from './bin-packing.js';
@@ -102,4 +103,15 @@ export function aboveBoundSet(mod: WebAssembly.Module): { job: Job; fewest: numb
     ...aboveBoundJobs(mod, fewLengths(3268), 3, 10, 20),
   ];
   return [...new Map(walks.map((w) => [JSON.stringify(w.job), w])).values()];
+}
+
+/** A packing into at most k bars that a search returned: every piece once, each bar within the bar length. */
+export function expectPacking(job: Job, bars: number[][], k: number): void {
+  expect(bars.length).toBeLessThanOrEqual(k);
+  const placed = job.parts.map(() => 0);
+  for (const bar of bars) {
+    expect(bar.reduce((t, i) => t + job.parts[i]![0], 0)).toBeLessThanOrEqual(job.capacity);
+    for (const i of bar) placed[i]!++;
+  }
+  expect(placed).toEqual(job.parts.map(([, q]) => q));
 }

@@ -9,7 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLinearModule } from '../../src/engine/linear/solve.js';
 import { coverBars, type CoverRun } from '../../bench/cover-bars.js';
 import { fewestBars } from '../support/bin-packing.js';
-import { aboveBoundSet, pieces, problem, randomJob, type Job } from '../support/linear-jobs.js';
+import { aboveBoundSet, expectPacking, pieces, problem, randomJob, type Job } from '../support/linear-jobs.js';
 import { seededRandom } from '../../bench/seeded.js';
 
 let mod: WebAssembly.Module;
@@ -26,17 +26,6 @@ const GAP = 2;
 let atFound = 0;
 let atNodes: number[] = [];
 
-/** A plan the cover found: every piece once, each bar within the bar length, at most k bars. */
-function expectPacking(job: Job, run: CoverRun, k: number): void {
-  expect(run.bars.length).toBeLessThanOrEqual(k);
-  const placed = job.parts.map(() => 0);
-  for (const bar of run.bars) {
-    expect(bar.reduce((t, i) => t + job.parts[i]![0], 0)).toBeLessThanOrEqual(job.capacity);
-    for (const i of bar) placed[i]!++;
-  }
-  expect(placed).toEqual(job.parts.map(([, q]) => q));
-}
-
 /** Runs the cover with k = fewest - 1 and k = fewest; returns the first's status. */
 function checkCover(job: Job, fewest: number): CoverRun {
   const p = problem(job);
@@ -44,7 +33,7 @@ function checkCover(job: Job, fewest: number): CoverRun {
   expect(below.status).not.toBe('found');
   const at = coverBars(p, fewest, WORK, GAP, 100_000, mod);
   expect(at.status).not.toBe('exhausted');
-  if (at.status === 'found') expectPacking(job, at, fewest);
+  if (at.status === 'found') expectPacking(job, at.bars, fewest);
   atFound += at.status === 'found' ? 1 : 0;
   atNodes.push(at.nodes);
   return below;
@@ -107,7 +96,7 @@ describe('linear reduced-cost cover, against exhaustive search', () => {
       const run = coverBars(problem(job), k, WORK, GAP, 100_000, mod);
       expect(run.status).not.toBe('exhausted');
       if (run.status === 'found') {
-        expectPacking(job, run, k);
+        expectPacking(job, run.bars, k);
         found++;
       }
       nodes.push(run.nodes);

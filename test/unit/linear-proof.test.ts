@@ -9,9 +9,9 @@
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLinearModule } from '../../src/engine/linear/solve.js';
-import { proveBars, type ProofRun } from '../../bench/prove-bars.js';
+import { proveBars } from '../../bench/prove-bars.js';
 import { fewestBars } from '../support/bin-packing.js';
-import { aboveBoundSet, pieces, problem, randomJob, type Job } from '../support/linear-jobs.js';
+import { aboveBoundSet, expectPacking, pieces, problem, randomJob, type Job } from '../support/linear-jobs.js';
 
 let mod: WebAssembly.Module;
 beforeAll(() => {
@@ -20,17 +20,6 @@ beforeAll(() => {
 
 const NODES = 4000;
 
-/** A packing the proof found: every piece once, each bar within the bar length. */
-function expectPacking(job: Job, run: ProofRun, k: number): void {
-  expect(run.bars.length).toBeLessThanOrEqual(k);
-  const placed = job.parts.map(() => 0);
-  for (const bar of run.bars) {
-    expect(bar.reduce((t, i) => t + job.parts[i]![0], 0)).toBeLessThanOrEqual(job.capacity);
-    for (const i of bar) placed[i]!++;
-  }
-  expect(placed).toEqual(job.parts.map(([, q]) => q));
-}
-
 /** Runs the proof with k = fewest - 1 and k = fewest; returns whether the first proved. */
 function checkProof(job: Job, fewest: number): { proven: boolean; nodes: number } {
   const p = problem(job);
@@ -38,7 +27,7 @@ function checkProof(job: Job, fewest: number): { proven: boolean; nodes: number 
   expect(below.status).not.toBe('found');
   const at = proveBars(p, fewest, NODES, mod);
   expect(at.status).not.toBe('proven');
-  if (at.status === 'found') expectPacking(job, at, fewest);
+  if (at.status === 'found') expectPacking(job, at.bars, fewest);
   return { proven: below.status === 'proven', nodes: below.nodes };
 }
 
