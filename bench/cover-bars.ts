@@ -6,7 +6,7 @@ import { runFlat, type FlatEngine } from '../src/engine/common/wasm.js';
 import { readBars } from './prove-bars.js';
 
 interface CoverExports extends FlatEngine {
-  coverLinearBars(k: number, maxWork: number, maxGap: number, maxPatterns: number): number;
+  coverLinearBars(k: number, maxWork: number, maxGap: number, maxPatterns: number, firstWork: number): number;
 }
 
 export type CoverStatus = 'found' | 'exhausted' | 'gave up';
@@ -17,6 +17,8 @@ export interface CoverRun {
   /** k - y.d at the scaled duals. */
   gap: number;
   patterns: number;
+  /** Patterns left after the LP probe (rc-probe.ts). */
+  kept: number;
   nodes: number;
   work: number;
   /** LP pivots in all, and those of finishing the LP for its duals. */
@@ -27,9 +29,12 @@ export interface CoverRun {
 
 const STATUS: CoverStatus[] = ['found', 'exhausted', 'gave up'];
 
-/** Runs the cover for k bars of `problem` (one stock row) within the caps. */
-export function coverBars(problem: LinearProblem, k: number, maxWork: number, maxGap = 0.05, maxPatterns = 1500, module = loadLinearModule()): CoverRun {
-  const { out } = runFlat<CoverExports>(module, 'linear cover', encodeLinear(problem), (e) => e.coverLinearBars(k, maxWork, maxGap, maxPatterns));
-  if (out.length < 8) throw new Error('kerf linear cover: input rejected');
-  return { status: STATUS[out[0]!]!, gap: out[1]!, patterns: out[2]!, nodes: out[3]!, work: out[4]!, pivots: out[5]!, finishPivots: out[6]!, bars: readBars(out, 7) };
+/**
+ * Runs the cover for k bars of `problem` (one stock row) within the caps: the cover search alone
+ * for the first firstWork (all of maxWork by default: no probe), then the LP probe and a second search.
+ */
+export function coverBars(problem: LinearProblem, k: number, maxWork: number, maxGap = 0.05, maxPatterns = 1500, module = loadLinearModule(), firstWork = maxWork): CoverRun {
+  const { out } = runFlat<CoverExports>(module, 'linear cover', encodeLinear(problem), (e) => e.coverLinearBars(k, maxWork, maxGap, maxPatterns, firstWork));
+  if (out.length < 9) throw new Error('kerf linear cover: input rejected');
+  return { status: STATUS[out[0]!]!, gap: out[1]!, patterns: out[2]!, nodes: out[3]!, work: out[4]!, pivots: out[5]!, finishPivots: out[6]!, kept: out[7]!, bars: readBars(out, 8) };
 }

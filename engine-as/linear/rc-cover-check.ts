@@ -3,7 +3,7 @@
 // to optimality from a best-fit plan (as the search does, without its dives), so that a test
 // can hold its answer against an exhaustive search.
 // Output (empty when the input is not a job with one stock row): [status (rc-cover.ts RC_*),
-// gap, patterns, cover nodes, work, LP pivots, of which finishing the LP, bars found, then per bar found: pieces c, then c item
+// gap, patterns, cover nodes, work, LP pivots, of which finishing the LP, patterns the probe kept, bars found, then per bar found: pieces c, then c item
 // indices].
 
 import { Bar } from "./plan";
@@ -13,7 +13,7 @@ import { ReducedCostCover, RC_FOUND } from "./rc-cover";
 /** Pivots that finishing the root LP may take (a safeguard, not a limit in practice). */
 const CHECK_LP_PIVOTS: i32 = 1 << 24;
 
-export function coverFlat(input: Float64Array, k: i32, maxWork: f64, maxGap: f64, maxPatterns: i32): Float64Array {
+export function coverFlat(input: Float64Array, k: i32, maxWork: f64, maxGap: f64, maxPatterns: i32, firstWork: f64): Float64Array {
   const job = decodeCheckJob(input);
   if (job === null) return new Float64Array(0);
   const inst = job.inst;
@@ -23,8 +23,8 @@ export function coverFlat(input: Float64Array, k: i32, maxWork: f64, maxGap: f64
   const duals = new Float64Array(inst.nI);
   for (let r = 0; r < mp.m; r++) duals[mp.rowItem[r]] = mp.y[r];
   const rc = new ReducedCostCover(inst);
-  const st = rc.run(duals, 0, k, maxGap, maxPatterns, maxWork);
-  const out = withBars(7, st == RC_FOUND ? rc.bars : new Array<Bar>());
+  const st = rc.run(duals, 0, k, maxGap, maxPatterns, maxWork, firstWork);
+  const out = withBars(8, st == RC_FOUND ? rc.bars : new Array<Bar>());
   out[0] = <f64>st;
   out[1] = rc.gap;
   out[2] = <f64>rc.patterns;
@@ -32,5 +32,6 @@ export function coverFlat(input: Float64Array, k: i32, maxWork: f64, maxGap: f64
   out[4] = rc.work;
   out[5] = <f64>mp.pivots;
   out[6] = <f64>(mp.pivots - lp);
+  out[7] = <f64>rc.kept;
   return out;
 }

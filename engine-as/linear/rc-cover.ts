@@ -19,6 +19,7 @@ import { Instance } from "./instance";
 import { Bar } from "./plan";
 import { Knapsack } from "./knapsack";
 import { I32Vec, F64Vec, sortByKey } from "../common/arrays";
+import { CoverProbe, PROBE_NO_PLAN, PROBE_STOPPED } from "./rc-probe";
 
 const RC_TOL: f64 = 1e-9;
 /** Rounding between two sums of the same reduced costs in another order, far below RC_TOL. */
@@ -28,6 +29,8 @@ const MEMO_TOL: f64 = 1e-12;
 export const RC_FOUND: i32 = 0;
 export const RC_EXHAUSTED: i32 = 1;
 export const RC_GAVE_UP: i32 = 2;
+/** Work counted for one pivot of the probe's simplex (the search counts this much work a pivot). */
+export const RC_WORK_PER_PIVOT: f64 = 2000;
 
 /** SplitMix64's step: the memo's random keys, the same for every run. */
 function splitMix(x: u64): u64 {
@@ -41,8 +44,9 @@ export class ReducedCostCover {
   inst: Instance;
   /** Work done by the last run (enumeration nodes plus pattern checks of the cover search). */
   work: f64 = 0;
-  /** Patterns enumerated and cover nodes of the last run (for the bench's figures). */
+  /** Patterns enumerated, those left by the probe, and cover nodes of the last run (for the bench's figures). */
   patterns: i32 = 0;
+  kept: i32 = 0;
   nodes: i32 = 0;
   /** k - y.d at the scaled duals of the last run. */
   gap: f64 = 0;
@@ -107,12 +111,14 @@ export class ReducedCostCover {
    * Looks for a plan of k bars of stock row t cutting the demand exactly, from duals y (per
    * item, any sign; clamped and scaled here): RC_FOUND (the plan in bars), RC_EXHAUSTED (no
    * plan of k bars exists) or RC_GAVE_UP (the work, the gap (maxGap) or the patterns
-   * (maxPatterns) exceeded their caps).
+   * (maxPatterns) exceeded their caps). The cover search gets firstWork on its own, then,
+   * when it gave up, the probe (rc-probe.ts) and a second search share the rest of maxWork.
    */
-  run(duals: Float64Array, t: i32, k: i32, maxGap: f64, maxPatterns: i32, maxWork: f64): i32 {
+  run(duals: Float64Array, t: i32, k: i32, maxGap: f64, maxPatterns: i32, maxWork: f64, firstWork: f64): i32 {
     const inst = this.inst;
     this.work = 0;
     this.patterns = 0;
+    this.kept = 0;
     this.nodes = 0;
     this.maxWork = maxWork;
     this.gaveUp = false;
@@ -133,7 +139,50 @@ export class ReducedCostCover {
     if (this.maxWaste < -inst.eps) return RC_EXHAUSTED;
     this.enumerate(t);
     if (this.gaveUp) return RC_GAVE_UP;
+    this.kept = this.rc.len;
     this.indexByItem();
+    // The cover search alone first: cheap where it ends (a plan, or few patterns).
+    this.maxWork = Math.min(maxWork, firstWork);
+    this.startCover();
+    this.cover(gap, k, this.maxWaste);
+    if (!this.found && this.gaveUp && this.work < maxWork) {
+      // Then the patterns that the LP over the patterns shows to be in no plan leave it, and
+      // the search starts over on the others (its memo too: it held for the full set).
+      this.maxWork = maxWork;
+      this.gaveUp = false;
+      const probe = new CoverProbe(inst);
+      const np = this.rc.len;
+      const st = probe.run(this.start.data, this.item.data, this.cnt.data, np, k, <i32>Math.min(1e9, Math.floor((maxWork - this.work) / RC_WORK_PER_PIVOT)));
+      this.work += <f64>probe.pivots * RC_WORK_PER_PIVOT;
+      if (st == PROBE_NO_PLAN) {
+        this.kept = 0;
+        return RC_EXHAUSTED;
+      }
+      this.kept = 0;
+      for (let p = 0; p < np; p++) {
+        if (probe.removed[p] != 0) this.barred[p] = 1;
+        else this.kept++;
+      }
+      // Stopped early, or nothing removed: the first search would only run again (unless there was none).
+      if ((st == PROBE_STOPPED || this.kept == np) && this.nodes > 0) return RC_GAVE_UP;
+      this.startCover();
+      this.cover(gap, k, this.maxWaste);
+    }
+    if (!this.found) return this.gaveUp ? RC_GAVE_UP : RC_EXHAUSTED;
+    for (let c = 0; c < this.chosen.len; c++) {
+      const p = this.chosen.data[c];
+      const bar = new Bar(t);
+      for (let a = this.start.data[p]; a < this.start.data[p + 1]; a++) {
+        for (let r = 0; r < this.cnt.data[a]; r++) bar.add(this.item.data[a], inst.size[this.item.data[a]]);
+      }
+      this.bars.push(bar);
+    }
+    return RC_FOUND;
+  }
+
+  /** The cover search's state at its root: the whole demand left, nothing chosen, no memo. */
+  private startCover(): void {
+    const inst = this.inst;
     this.rem.set(inst.dem);
     this.left = 0;
     for (let i = 0; i < inst.nI; i++) this.left += inst.dem[i];
@@ -147,17 +196,6 @@ export class ReducedCostCover {
     this.failed.clear();
     this.failedHash2.length = 0;
     this.failedGap.length = 0;
-    this.cover(gap, k, this.maxWaste);
-    if (!this.found) return this.gaveUp ? RC_GAVE_UP : RC_EXHAUSTED;
-    for (let c = 0; c < this.chosen.len; c++) {
-      const p = this.chosen.data[c];
-      const bar = new Bar(t);
-      for (let a = this.start.data[p]; a < this.start.data[p + 1]; a++) {
-        for (let r = 0; r < this.cnt.data[a]; r++) bar.add(this.item.data[a], inst.size[this.item.data[a]]);
-      }
-      this.bars.push(bar);
-    }
-    return RC_FOUND;
   }
 
   /** Clamps the duals at 0 and scales them so no pattern of row t exceeds 1; returns k - y.d. */

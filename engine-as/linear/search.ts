@@ -19,7 +19,7 @@ import { cheapBound, roundBound } from "./bounds";
 import { BarEmptier } from "./improve";
 import { Repacker } from "./repack";
 import { Prover, PROOF_FOUND, PROOF_PROVEN } from "./prove";
-import { ReducedCostCover, RC_FOUND, RC_EXHAUSTED } from "./rc-cover";
+import { ReducedCostCover, RC_FOUND, RC_EXHAUSTED, RC_WORK_PER_PIVOT } from "./rc-cover";
 import { Rng, seedFromF64 } from "../common/rng";
 import { Budget, now } from "../common/clock";
 
@@ -61,13 +61,14 @@ const PROOF_PRICING_NODES: f64 = 1e9;
 /**
  * The cover by patterns of small reduced cost (rc-cover.ts) after the root LP: only when the
  * LP bound is within this much of the bar count sought, with at most this many patterns, and
- * this much work (pattern checks), counted as pivots at this many checks per pivot (about the
- * CPU of one pivot of a Hard28 root LP).
+ * this much work (pattern checks), counted as pivots at RC_WORK_PER_PIVOT checks per pivot
+ * (about the CPU of one pivot of a Hard28 root LP).
  */
 const RC_COVER_GAP: f64 = 0.05;
 const RC_COVER_PATTERNS: i32 = 1500;
 const RC_COVER_WORK: f64 = 1.5e7;
-const RC_COVER_WORK_PER_PIVOT: f64 = 2000;
+/** Work of the LP probe (rc-probe.ts) and the second search, after a first search gave up. */
+const RC_PROBE_WORK: f64 = 8e7;
 /** Pivots that finishing the root LP for its duals may take (a degenerate tail can stall). */
 const RC_COVER_LP_PIVOTS: i32 = 10000;
 
@@ -348,11 +349,11 @@ export class Search {
     mp.truncatePool(pool);
     if (st != LP_OPTIMAL) return;
     const rc = new ReducedCostCover(inst);
-    const remaining = inst.effort > 0 ? (inst.effort - <f64>mp.pivots) * RC_COVER_WORK_PER_PIVOT : RC_COVER_WORK;
-    const work = Math.min(RC_COVER_WORK, remaining);
+    const remaining = inst.effort > 0 ? (inst.effort - <f64>mp.pivots) * RC_WORK_PER_PIVOT : RC_COVER_WORK;
+    const work = Math.min(RC_COVER_WORK + RC_PROBE_WORK, remaining);
     if (work <= 0) return;
-    const answer = rc.run(duals, 0, k, RC_COVER_GAP, RC_COVER_PATTERNS, work);
-    mp.pivots += <i32>Math.ceil(rc.work / RC_COVER_WORK_PER_PIVOT);
+    const answer = rc.run(duals, 0, k, RC_COVER_GAP, RC_COVER_PATTERNS, work, RC_COVER_WORK);
+    mp.pivots += <i32>Math.ceil(rc.work / RC_WORK_PER_PIVOT);
     this.coverNodes = rc.nodes;
     if (answer == RC_EXHAUSTED) {
       // No plan of k bars: the bound rises to k + 1 bars.

@@ -3,7 +3,8 @@
 // generated jobs: with k = fewest bars it must never call the search exhausted (that would be
 // a false proof), and a plan it finds must be one; with k = fewest bars - 1 it must never find
 // a plan, and on jobs whose optimum lies above the rounded-up LP bound (where the cover is a
-// proof) it should exhaust its search. Needs build/linear.wasm (make build).
+// proof) it should exhaust its search. Each run twice: the cover search alone, and the LP probe
+// (rc-probe.ts) first, which removes patterns before the search. Needs build/linear.wasm (make build).
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLinearModule } from '../../src/engine/linear/solve.js';
@@ -23,20 +24,24 @@ const WORK = 2e6;
  * pattern within the waste room is enumerated and the cover search runs in full.
  */
 const GAP = 2;
-let atFound = 0;
+/** The cover search alone (all the work before the probe), or the probe first. */
+const FIRST = [WORK, 0] as const;
+let atFound = [0, 0];
 let atNodes: number[] = [];
 
-/** Runs the cover with k = fewest - 1 and k = fewest; returns the first's status. */
-function checkCover(job: Job, fewest: number): CoverRun {
+/** Runs the cover with k = fewest - 1 and k = fewest, without and with the probe first; returns the two runs with fewest - 1. */
+function checkCover(job: Job, fewest: number): CoverRun[] {
   const p = problem(job);
-  const below = coverBars(p, fewest - 1, WORK, GAP, 100_000, mod);
-  expect(below.status).not.toBe('found');
-  const at = coverBars(p, fewest, WORK, GAP, 100_000, mod);
-  expect(at.status).not.toBe('exhausted');
-  if (at.status === 'found') expectPacking(job, at.bars, fewest);
-  atFound += at.status === 'found' ? 1 : 0;
-  atNodes.push(at.nodes);
-  return below;
+  return FIRST.map((first, f) => {
+    const below = coverBars(p, fewest - 1, WORK, GAP, 100_000, mod, first);
+    expect(below.status).not.toBe('found');
+    const at = coverBars(p, fewest, WORK, GAP, 100_000, mod, first);
+    expect(at.status).not.toBe('exhausted');
+    if (at.status === 'found') expectPacking(job, at.bars, fewest);
+    atFound[f]! += at.status === 'found' ? 1 : 0;
+    if (f === 0) atNodes.push(at.nodes);
+    return below;
+  });
 }
 
 /** k bars each cut into 2-5 pieces with no waste: k bars is the optimum, and the LP bound. */
@@ -62,46 +67,54 @@ describe('linear reduced-cost cover, against exhaustive search', () => {
     let exhausted = 0;
     for (let seed = 1; seed <= 300; seed++) {
       const job = randomJob(seed);
-      if (checkCover(job, fewestBars(pieces(job), job.capacity)).status === 'exhausted') exhausted++;
+      for (const run of checkCover(job, fewestBars(pieces(job), job.capacity))) exhausted += run.status === 'exhausted' ? 1 : 0;
     }
     // Their fewest bars equal the rounded-up LP bound: one bar fewer is below the LP bound.
-    expect(exhausted).toBe(300);
+    expect(exhausted).toBe(600);
   });
 
   it('proves jobs whose optimum lies above the rounded-up LP bound, and never wrongly', () => {
     const jobs = aboveBoundSet(mod);
     expect(jobs.length).toBeGreaterThanOrEqual(24);
-    let exhausted = 0;
-    atFound = 0;
+    const exhausted = [0, 0];
+    atFound = [0, 0];
     atNodes = [];
     const nodes: number[] = [];
     const patterns: number[] = [];
+    const kept: number[] = [];
     for (const { job, fewest } of jobs) {
-      const r = checkCover(job, fewest);
-      if (r.status === 'exhausted') exhausted++;
-      nodes.push(r.nodes);
-      patterns.push(r.patterns);
+      const [plain, probed] = checkCover(job, fewest);
+      exhausted[0]! += plain!.status === 'exhausted' ? 1 : 0;
+      exhausted[1]! += probed!.status === 'exhausted' ? 1 : 0;
+      nodes.push(plain!.nodes);
+      patterns.push(plain!.patterns);
+      kept.push(probed!.kept);
     }
-    console.log(`above-bound jobs: ${jobs.length}, exhausted ${exhausted}, nodes ${nodes.join(' ')}, patterns ${patterns.join(' ')}; ` +
-      `with k = fewest found ${atFound}, nodes ${atNodes.join(' ')}`);
-    expect(exhausted).toBeGreaterThanOrEqual(Math.ceil(0.8 * jobs.length));
-    expect(atFound).toBeGreaterThanOrEqual(Math.ceil(0.8 * jobs.length));
+    console.log(`above-bound jobs: ${jobs.length}, exhausted ${exhausted.join(' / ')} (alone / probe first), nodes ${nodes.join(' ')}, ` +
+      `patterns ${patterns.join(' ')}, kept by the probe ${kept.join(' ')}; with k = fewest found ${atFound.join(' / ')}, nodes ${atNodes.join(' ')}`);
+    for (let f = 0; f < 2; f++) {
+      expect(exhausted[f]).toBeGreaterThanOrEqual(Math.ceil(0.8 * jobs.length));
+      expect(atFound[f]).toBeGreaterThanOrEqual(Math.ceil(0.8 * jobs.length));
+    }
   });
 
   it('never exhausts on jobs cut from k bars with no waste, and finds most', () => {
-    let found = 0;
+    const found = [0, 0];
     const nodes: number[] = [];
     for (let seed = 1; seed <= 60; seed++) {
       const { job, k } = perfectJob(seed);
-      const run = coverBars(problem(job), k, WORK, GAP, 100_000, mod);
-      expect(run.status).not.toBe('exhausted');
-      if (run.status === 'found') {
-        expectPacking(job, run.bars, k);
-        found++;
-      }
-      nodes.push(run.nodes);
+      FIRST.forEach((first, f) => {
+        // The probe prices thousands of patterns here (every one that fills a bar): less work.
+        const run = coverBars(problem(job), k, f === 0 ? WORK : WORK / 10, GAP, 100_000, mod, first);
+        expect(run.status).not.toBe('exhausted');
+        if (run.status === 'found') {
+          expectPacking(job, run.bars, k);
+          found[f]!++;
+        }
+        if (f === 0) nodes.push(run.nodes);
+      });
     }
-    console.log(`no-waste jobs: 60, found ${found}, nodes ${nodes.join(' ')}`);
-    expect(found).toBeGreaterThanOrEqual(30);
+    console.log(`no-waste jobs: 60, found ${found.join(' / ')} (alone / probe first), nodes ${nodes.join(' ')}`);
+    expect(found[0]).toBeGreaterThanOrEqual(30);
   });
 });

@@ -1,0 +1,270 @@
+// Probing the reduced-cost cover's patterns (rc-cover.ts) by the LP over those patterns alone.
+//
+// The argument. A plan of at most k bars is an exact cover of the demand d by at most k of the
+// enumerated patterns (rc-cover.ts's header). If it uses pattern p, its other bars cover
+// d - a_p exactly with at most k - 1 patterns of the set S still possible, so the LP
+// min sum x, A_S x = d - a_p, x >= 0 is at most k - 1. Any y with y.a_q <= 1 for every q in S
+// bounds that LP from below by y.(d - a_p) (weak duality; y free, the rows being equations).
+// So a p whose bound exceeds k - 1 is in no such plan and leaves S, which can only raise the
+// other bounds; rounds repeat while patterns leave. Unlike the enumeration's duals, these
+// need be feasible only on S, not on every pattern, which is what makes them strong.
+// Each bound is a dual simplex from the LP's optimal basis at d, with a column e_r of cost
+// BIG per row (a relaxation: more columns only lower the LP, and the start is feasible);
+// whatever the simplex does, a removal rests on y scaled into feasibility on S and the
+// columns e_r and evaluated at the exact d - a_p.
+
+import { Instance } from "./instance";
+import { subScaledRow, perturbation } from "./dense";
+
+const TOL: f64 = 1e-9;
+/** A bound must exceed k - 1 by this much to remove a pattern (floating-point sums of y). */
+const MARGIN: f64 = 1e-7;
+/** Pivots a probe may take (the bound checked before each); a probe stopped keeps its pattern. */
+const PROBE_PIVOTS: i32 = 60;
+
+/** run's answers: no plan of k bars at all; rounds until none removed; stopped early. */
+export const PROBE_NO_PLAN: i32 = 0;
+export const PROBE_DONE: i32 = 1;
+export const PROBE_STOPPED: i32 = 2;
+
+export class CoverProbe {
+  inst: Instance;
+  /** Simplex pivots of the last run (the caller counts them as work). */
+  pivots: i32 = 0;
+  /** Rounds of the last run. */
+  rounds: i32 = 0;
+  /** removed[p] != 0: pattern p is in no plan of k bars. */
+  removed: Uint8Array = new Uint8Array(0);
+  private m: i32 = 0;
+  private np: i32 = 0;
+  private big: f64 = 0;
+  private rowOf: Int32Array;
+  private start: Int32Array = new Int32Array(0);
+  private item: Int32Array = new Int32Array(0);
+  private cnt: Int32Array = new Int32Array(0);
+  private b: Float64Array = new Float64Array(0);
+  private bp: Float64Array = new Float64Array(0);
+  private binv: Float64Array = new Float64Array(0);
+  private basis: Int32Array = new Int32Array(0);
+  private pos: Int32Array = new Int32Array(0);
+  private xb: Float64Array = new Float64Array(0);
+  private y: Float64Array = new Float64Array(0);
+  private col: Float64Array = new Float64Array(0);
+  private rho: Float64Array = new Float64Array(0);
+  // The LP's optimum at d, the start of every probe.
+  private binv0: Float64Array = new Float64Array(0);
+  private basis0: Int32Array = new Int32Array(0);
+  private xb0: Float64Array = new Float64Array(0);
+  private y0: Float64Array = new Float64Array(0);
+
+  constructor(inst: Instance) {
+    this.inst = inst;
+    this.rowOf = new Int32Array(inst.nI);
+  }
+
+  /**
+   * Removes the patterns (entries start[p] .. start[p+1] of (item, cnt), p < np) that no plan
+   * of k bars can use, within maxPivots (PROBE_*).
+   */
+  run(start: Int32Array, item: Int32Array, cnt: Int32Array, np: i32, k: i32, maxPivots: i32): i32 {
+    const inst = this.inst;
+    this.pivots = 0;
+    this.rounds = 0;
+    this.np = np;
+    this.start = start;
+    this.item = item;
+    this.cnt = cnt;
+    this.removed = new Uint8Array(np);
+    let m: i32 = 0;
+    for (let i = 0; i < inst.nI; i++) this.rowOf[i] = inst.dem[i] > 0 ? m++ : -1;
+    this.m = m;
+    this.big = <f64>(100 * k + 100);
+    this.b = new Float64Array(m);
+    for (let i = 0; i < inst.nI; i++) if (this.rowOf[i] >= 0) this.b[this.rowOf[i]] = <f64>inst.dem[i];
+    this.bp = new Float64Array(m);
+    this.binv = new Float64Array(m * m);
+    this.binv0 = new Float64Array(m * m);
+    this.basis = new Int32Array(m);
+    this.basis0 = new Int32Array(m);
+    this.pos = new Int32Array(np + m);
+    this.xb = new Float64Array(m);
+    this.xb0 = new Float64Array(m);
+    this.y = new Float64Array(m);
+    this.y0 = new Float64Array(m);
+    this.col = new Float64Array(m);
+    this.rho = new Float64Array(m);
+    let more = true;
+    while (more) {
+      more = false;
+      this.rounds++;
+      if (!this.solveAtDemand(maxPivots)) return PROBE_STOPPED;
+      // The LP over S at d above k: no plan of k bars at all.
+      if (this.certified(this.b) > <f64>k + MARGIN) {
+        for (let p = 0; p < np; p++) this.removed[p] = 1;
+        return PROBE_NO_PLAN;
+      }
+      this.binv0.set(this.binv);
+      this.basis0.set(this.basis);
+      this.xb0.set(this.xb);
+      this.y0.set(this.y);
+      for (let p = 0; p < np; p++) {
+        if (this.removed[p] != 0) continue;
+        if (this.pivots >= maxPivots) return PROBE_STOPPED;
+        if (this.probe(p, k - 1, maxPivots)) {
+          this.removed[p] = 1;
+          more = true;
+        }
+      }
+    }
+    return PROBE_DONE;
+  }
+
+  private cost(j: i32): f64 {
+    return j < this.np ? 1.0 : this.big;
+  }
+
+  /** v . a_j. */
+  private dot(v: Float64Array, j: i32): f64 {
+    if (j >= this.np) return v[j - this.np];
+    let s: f64 = 0;
+    for (let a = this.start[j]; a < this.start[j + 1]; a++) s += v[this.rowOf[this.item[a]]] * <f64>this.cnt[a];
+    return s;
+  }
+
+  /** col = B^-1 a_j. */
+  private ftran(j: i32): void {
+    const m = this.m;
+    const binv = this.binv;
+    const col = this.col;
+    if (j >= this.np) {
+      const r = j - this.np;
+      for (let i = 0; i < m; i++) col[i] = binv[i * m + r];
+      return;
+    }
+    col.fill(0);
+    for (let a = this.start[j]; a < this.start[j + 1]; a++) {
+      const r = this.rowOf[this.item[a]];
+      const c = <f64>this.cnt[a];
+      for (let i = 0; i < m; i++) col[i] += c * binv[i * m + r];
+    }
+  }
+
+  /** Column j enters at row r (col = B^-1 a_j); y moves by t times row r of B^-1. */
+  private pivot(r: i32, j: i32, t: f64): void {
+    const m = this.m;
+    const binv = this.binv;
+    const col = this.col;
+    const rowR = binv.dataStart + (<usize>(r * m) << 3);
+    for (let c = 0; c < m; c++) this.y[c] += t * binv[r * m + c];
+    const d = col[r];
+    for (let c = 0; c < m; c++) binv[r * m + c] /= d;
+    this.xb[r] /= d;
+    for (let i = 0; i < m; i++) {
+      if (i == r || col[i] == 0) continue;
+      subScaledRow(binv.dataStart + (<usize>(i * m) << 3), rowR, col[i], 0, m, true);
+      this.xb[i] -= col[i] * this.xb[r];
+    }
+    this.pos[this.basis[r]] = -1;
+    this.basis[r] = j;
+    this.pos[j] = r;
+    this.pivots++;
+  }
+
+  /** The LP at d (slightly perturbed against cycling) by the primal simplex from the columns e_r. */
+  private solveAtDemand(maxPivots: i32): bool {
+    const m = this.m;
+    const np = this.np;
+    this.binv.fill(0);
+    this.pos.fill(-1);
+    for (let r = 0; r < m; r++) {
+      this.binv[r * m + r] = 1;
+      this.basis[r] = np + r;
+      this.pos[np + r] = r;
+      this.xb[r] = this.b[r] + perturbation(r);
+      this.y[r] = this.big;
+    }
+    while (this.pivots < maxPivots) {
+      let enter: i32 = -1;
+      let most: f64 = -TOL;
+      for (let j = 0; j < np + m; j++) {
+        if (this.pos[j] >= 0 || (j < np && this.removed[j] != 0)) continue;
+        const d = this.cost(j) - this.dot(this.y, j);
+        if (d < most) { most = d; enter = j; }
+      }
+      if (enter < 0) return true;
+      this.ftran(enter);
+      let r: i32 = -1;
+      let best: f64 = Infinity;
+      for (let i = 0; i < m; i++) {
+        if (this.col[i] <= TOL) continue;
+        const q = this.xb[i] / this.col[i];
+        if (q < best) { best = q; r = i; }
+      }
+      if (r < 0) return false;
+      this.pivot(r, enter, most / this.col[r]);
+    }
+    return false;
+  }
+
+  /**
+   * A lower bound on the LP over S at demand v from the current y: y scaled down until no
+   * column of S (nor e_r at its cost) exceeds its cost, then y.v.
+   */
+  private certified(v: Float64Array): f64 {
+    let s: f64 = 1;
+    for (let p = 0; p < this.np; p++) {
+      if (this.removed[p] == 0) s = Math.max(s, this.dot(this.y, p));
+    }
+    let z: f64 = 0;
+    for (let r = 0; r < this.m; r++) {
+      s = Math.max(s, this.y[r] / this.big);
+      z += this.y[r] * v[r];
+    }
+    return z / s;
+  }
+
+  /** True when the LP over S at d - a_p provably exceeds `limit`: p is in no plan. */
+  private probe(p: i32, limit: f64, maxPivots: i32): bool {
+    const m = this.m;
+    const np = this.np;
+    this.binv.set(this.binv0);
+    this.basis.set(this.basis0);
+    this.xb.set(this.xb0);
+    this.y.set(this.y0);
+    this.pos.fill(-1);
+    for (let r = 0; r < m; r++) this.pos[this.basis[r]] = r;
+    this.bp.set(this.b);
+    for (let a = this.start[p]; a < this.start[p + 1]; a++) this.bp[this.rowOf[this.item[a]]] -= <f64>this.cnt[a];
+    this.ftran(p);
+    for (let i = 0; i < m; i++) this.xb[i] -= this.col[i];
+    for (let it = 0; it <= PROBE_PIVOTS && this.pivots < maxPivots; it++) {
+      let z: f64 = 0;
+      for (let c = 0; c < m; c++) z += this.y[c] * this.bp[c];
+      if (z > limit + MARGIN && this.certified(this.bp) > limit + MARGIN) return true;
+      let r: i32 = -1;
+      let most: f64 = -TOL;
+      for (let i = 0; i < m; i++) {
+        if (this.xb[i] < most) { most = this.xb[i]; r = i; }
+      }
+      if (r < 0) return false;
+      const rho = this.rho;
+      for (let c = 0; c < m; c++) rho[c] = this.binv[r * m + c];
+      let enter: i32 = -1;
+      let best: f64 = Infinity;
+      let bestAlpha: f64 = 0;
+      for (let j = 0; j < np + m; j++) {
+        if (this.pos[j] >= 0 || (j < np && this.removed[j] != 0)) continue;
+        const alpha = this.dot(rho, j);
+        if (alpha >= -TOL) continue;
+        let d = this.cost(j) - this.dot(this.y, j);
+        if (d < 0) d = 0;
+        const q = d / -alpha;
+        if (q < best || (q == best && alpha < bestAlpha)) { best = q; enter = j; bestAlpha = alpha; }
+      }
+      if (enter < 0) return false;
+      this.ftran(enter);
+      this.pivot(r, enter, -best);
+    }
+    return false;
+  }
+}
