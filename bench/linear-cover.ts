@@ -7,6 +7,7 @@
 //
 // Environment:
 //   BENCH_COVER_WORK       work cap (pattern checks and probe pivots x 2,000) per instance, default 9.5e7
+//   BENCH_COVER_TILTS      tilted LP re-solves whose duals every pattern must fit too, default 0
 //   BENCH_COVER_FIRST      work of the cover search alone before the probe (rc-probe.ts), default 1.5e7
 //   BENCH_COVER_GAP        largest gap tried, default 0.05
 //   BENCH_COVER_PATTERNS   most patterns, default 1500
@@ -23,6 +24,7 @@ import { coverBars } from './cover-bars.js';
 const DIR = BPPLIB_DIR;
 const WORK = Number(process.env.BENCH_COVER_WORK ?? 9.5e7);
 const FIRST = Number(process.env.BENCH_COVER_FIRST ?? 1.5e7);
+const TILTS = Number(process.env.BENCH_COVER_TILTS ?? 0);
 const GAP = Number(process.env.BENCH_COVER_GAP ?? 0.05);
 const PATTERNS = Number(process.env.BENCH_COVER_PATTERNS ?? 1500);
 const BELOW = (process.env.BENCH_COVER_BELOW ?? '1') !== '0';
@@ -32,7 +34,7 @@ function main(): void {
   const all = readdirSync(join(DIR, 'Hard28_CSP')).filter((f) => f.endsWith('.txt')).map((f) => f.slice(0, -4)).sort();
   const wanted = process.env.BENCH_COVER_INSTANCES?.split(',').map((s) => `Hard28_BPP${s.trim()}`);
   const files = wanted ?? all;
-  console.log(`reduced-cost cover, k = optimum${BELOW ? ' - 1' : ''}, work ${WORK} (${FIRST} before the probe), gap <= ${GAP}, patterns <= ${PATTERNS}\n`);
+  console.log(`reduced-cost cover, k = optimum${BELOW ? ' - 1' : ''}, work ${WORK} (${FIRST} before the probe), ${TILTS} tilted duals, gap <= ${GAP}, patterns <= ${PATTERNS}\n`);
   console.log('| instance | k | LP pivots | gap | patterns | kept | nodes | work | status | CPU ms |');
   console.log('|---|---|---|---|---|---|---|---|---|---|');
   let cpuAll = 0;
@@ -40,7 +42,7 @@ function main(): void {
     const problem = instanceProblem(join(DIR, 'Hard28_CSP', `${file}.txt`));
     const k = knownOptimum(file) - (BELOW ? 1 : 0);
     const before = cpuUsage();
-    const run = coverBars(problem, k, WORK, GAP, PATTERNS, module, FIRST);
+    const run = coverBars(problem, k, WORK, GAP, PATTERNS, module, FIRST, TILTS);
     const cpu = cpuUsage(before);
     const ms = (cpu.user + cpu.system) / 1000;
     cpuAll += ms;

@@ -37,22 +37,24 @@ let coverWork: f64 = 0;
 let coverGap: f64 = 0;
 let coverPatterns: i32 = 0;
 let coverFirstWork: f64 = 0;
+let coverTilts: i32 = 0;
 
 function coverInput(input: Float64Array): Float64Array {
-  return coverFlat(input, coverBars, coverWork, coverGap, coverPatterns, coverFirstWork);
+  return coverFlat(input, coverBars, coverWork, coverGap, coverPatterns, coverFirstWork, coverTilts);
 }
 
 /**
  * For tests and benches only, not the service: runs the reduced-cost cover for k bars on the
  * job in the input buffer, within maxWork checks (the cover search alone the first firstWork),
- * a gap of maxGap and maxPatterns patterns
+ * a gap of maxGap and maxPatterns patterns, with the duals of `tilts` tilted LP re-solves too
  * (linear/rc-cover-check.ts says what it returns); returns the output length in f64s.
  */
-export function coverLinearBars(k: i32, maxWork: f64, maxGap: f64, maxPatterns: i32, firstWork: f64): i32 {
+export function coverLinearBars(k: i32, maxWork: f64, maxGap: f64, maxPatterns: i32, firstWork: f64, tilts: i32): i32 {
   coverBars = k;
   coverWork = maxWork;
   coverGap = maxGap;
   coverPatterns = maxPatterns;
   coverFirstWork = firstWork;
+  coverTilts = tilts;
   return run(coverInput);
 }

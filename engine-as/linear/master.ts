@@ -55,6 +55,8 @@ export class Master {
   rowItem: Int32Array;
   rowOf: Int32Array;
   dem: Float64Array;
+  /** Added to each item's demand: 0 but while the cover collects other optimal duals (search.ts). */
+  tilt: Float64Array;
   binv: Float64Array = new Float64Array(0);
   /** Basic column per row: a pool index, or -(r + 1) for the surplus of row r. */
   basis: Int32Array = new Int32Array(0);
@@ -107,6 +109,7 @@ export class Master {
     this.rowItem = new Int32Array(inst.nI);
     this.rowOf = new Int32Array(inst.nI);
     this.dem = new Float64Array(inst.nI);
+    this.tilt = new Float64Array(inst.nI);
     this.patStart.push(0);
   }
 
@@ -304,7 +307,7 @@ export class Master {
       if (dr[i] > 0) {
         this.rowOf[i] = m;
         this.rowItem[m] = i;
-        this.dem[m] = <f64>dr[i] + perturbation(m);
+        this.dem[m] = <f64>dr[i] + perturbation(m) + this.tilt[i];
         m++;
       }
     }
@@ -488,6 +491,35 @@ export class Master {
    * the target or rounds up as far as it will go), within maxPivots more pivots (a cap the
    * clock does not move: a degenerate tail can stall); LP_STOPPED past it.
    */
+  /**
+   * Duals (per item) of the LP re-solved to optimality `rounds` times with the demands tilted
+   * by up to `size` per item (seeded directions): other optimal duals of a degenerate LP, or
+   * near-optimal ones, all dual feasible. The basis and the pool are put back after.
+   */
+  tiltedDuals(dr: Int32Array, qr: Int32Array, rounds: i32, size: f64, deadline: f64, maxPivots: i32): Array<Float64Array> {
+    const nI = this.inst.nI;
+    const out = new Array<Float64Array>();
+    const saved = this.saveBasis();
+    const pool = this.poolSize;
+    let h: u32 = 0x9e3779b9;
+    for (let j = 0; j < rounds; j++) {
+      for (let i = 0; i < nI; i++) {
+        h ^= h << 13;
+        h ^= h >> 17;
+        h ^= h << 5;
+        this.tilt[i] = size * <f64>(h % 1000) / 1000.0;
+      }
+      if (this.solveToOptimum(dr, qr, deadline, maxPivots) != LP_OPTIMAL) break;
+      const y = new Float64Array(nI);
+      for (let r = 0; r < this.m; r++) y[this.rowItem[r]] = this.y[r];
+      out.push(y);
+    }
+    this.tilt.fill(0);
+    this.restoreBasis(saved);
+    this.truncatePool(pool);
+    return out;
+  }
+
   solveToOptimum(dr: Int32Array, qr: Int32Array, deadline: f64, maxPivots: i32): i32 {
     const target = this.target;
     this.target = Infinity;
@@ -518,7 +550,7 @@ export class Master {
     this.value = 0;
     this.bound = 0;
     this.centerOk = false;
-    for (let r = 0; r < m; r++) this.dem[r] = <f64>dr[this.rowItem[r]] + perturbation(r);
+    for (let r = 0; r < m; r++) this.dem[r] = <f64>dr[this.rowItem[r]] + perturbation(r) + this.tilt[this.rowItem[r]];
     for (let k = 0; k < m; k++) {
       let v: f64 = 0;
       const row = this.binv.dataStart + (<usize>(k * m) << 3);

@@ -31,6 +31,12 @@ export const RC_EXHAUSTED: i32 = 1;
 export const RC_GAVE_UP: i32 = 2;
 /** Work counted for one pivot of the probe's simplex (the search counts this much work a pivot). */
 export const RC_WORK_PER_PIVOT: f64 = 2000;
+/**
+ * When the patterns exceed their cap, the search takes the duals of this many LP re-solves
+ * with the demands tilted by up to RC_TILT per item too (Master.tiltedDuals).
+ */
+export const RC_TILTS: i32 = 4;
+export const RC_TILT: f64 = 1e-3;
 
 /** SplitMix64's step: the memo's random keys, the same for every run. */
 function splitMix(x: u64): u64 {
@@ -48,6 +54,8 @@ export class ReducedCostCover {
   patterns: i32 = 0;
   kept: i32 = 0;
   nodes: i32 = 0;
+  /** The enumeration of the last run stopped at its pattern cap. */
+  capped: bool = false;
   /** k - y.d at the scaled duals of the last run. */
   gap: f64 = 0;
   /** The plan found by the last run (RC_FOUND). */
@@ -55,6 +63,11 @@ export class ReducedCostCover {
   private maxWork: f64 = 0;
   private gaveUp: bool = false;
   private y: Float64Array;
+  /** Other duals (scaled), each with its own need and bound: a pattern must fit all of them. */
+  private ys: Array<Float64Array> = new Array<Float64Array>();
+  private needs: Float64Array = new Float64Array(0);
+  private bestFrom: Array<Float64Array> = new Array<Float64Array>();
+  private values: Float64Array = new Float64Array(0);
   private order: Int32Array = new Int32Array(0);
   private nOrder: i32 = 0;
   private bestRatioFrom: Float64Array = new Float64Array(0);
@@ -114,22 +127,34 @@ export class ReducedCostCover {
    * (maxPatterns) exceeded their caps). The cover search gets firstWork on its own, then,
    * when it gave up, the probe (rc-probe.ts) and a second search share the rest of maxWork.
    */
-  run(duals: Float64Array, t: i32, k: i32, maxGap: f64, maxPatterns: i32, maxWork: f64, firstWork: f64): i32 {
+  run(duals: Float64Array, t: i32, k: i32, maxGap: f64, maxPatterns: i32, maxWork: f64, firstWork: f64,
+    others: Array<Float64Array> = new Array<Float64Array>()): i32 {
     const inst = this.inst;
     this.work = 0;
     this.patterns = 0;
     this.kept = 0;
     this.nodes = 0;
+    this.capped = false;
     this.maxWork = maxWork;
     this.gaveUp = false;
     this.found = false;
     this.bars = new Array<Bar>();
     this.maxPatterns = maxPatterns;
     this.cap = inst.cap[t] + inst.eps;
-    let gap = this.scaleDuals(duals, t, k);
+    let gap = this.scaleDuals(duals, t, k, this.y);
     this.gap = gap;
     // y.d above k is itself a proof (the LP bound exceeds k); a hair above is rounding.
     if (gap < -RC_TOL) return RC_EXHAUSTED;
+    // Every bar of a plan has reduced cost within the gap at each dual-feasible y at once.
+    this.ys = new Array<Float64Array>();
+    this.needs = new Float64Array(others.length);
+    for (let j = 0; j < others.length; j++) {
+      const yj = new Float64Array(inst.nI);
+      const gj = this.scaleDuals(others[j], t, k, yj);
+      if (gj < -RC_TOL) return RC_EXHAUSTED;
+      this.needs[j] = 1.0 - Math.max(0.0, gj) - RC_TOL;
+      this.ys.push(yj);
+    }
     if (!(gap <= maxGap)) return RC_GAVE_UP;
     if (gap < 0) gap = 0;
     this.need = 1.0 - gap - RC_TOL;
@@ -199,13 +224,13 @@ export class ReducedCostCover {
   }
 
   /** Clamps the duals at 0 and scales them so no pattern of row t exceeds 1; returns k - y.d. */
-  private scaleDuals(duals: Float64Array, t: i32, k: i32): f64 {
+  private scaleDuals(duals: Float64Array, t: i32, k: i32, y: Float64Array): f64 {
     const inst = this.inst;
     const ks = new Knapsack();
     ks.reset(inst.cap[t], inst.eps);
     for (let i = 0; i < inst.nI; i++) {
       const v = duals[i] > 0 && inst.dem[i] > 0 && inst.ok(i, t) ? duals[i] : 0.0;
-      this.y[i] = v;
+      y[i] = v;
       if (v <= 0) continue;
       let c = <i32>Math.floor(this.cap / inst.size[i]);
       if (c > inst.dem[i]) c = inst.dem[i];
@@ -215,8 +240,8 @@ export class ReducedCostCover {
     const scale = ks.upper > 1.0 ? 1.0 / ks.upper : 1.0;
     let yd: f64 = 0;
     for (let i = 0; i < inst.nI; i++) {
-      this.y[i] *= scale;
-      yd += this.y[i] * <f64>inst.dem[i];
+      y[i] *= scale;
+      yd += y[i] * <f64>inst.dem[i];
     }
     return <f64>k - yd;
   }
@@ -247,6 +272,15 @@ export class ReducedCostCover {
       const r = this.y[order[a]] / inst.size[order[a]];
       this.bestRatioFrom[a] = Math.max(this.bestRatioFrom[a + 1], r);
     }
+    this.bestFrom = new Array<Float64Array>();
+    for (let j = 0; j < this.ys.length; j++) {
+      const yj = this.ys[j];
+      const b = new Float64Array(n + 1);
+      for (let a = n - 1; a >= 0; a--) b[a] = Math.max(b[a + 1], yj[order[a]] / inst.size[order[a]]);
+      this.bestFrom.push(b);
+    }
+    // Their values per depth (item a of the order), so no sum drifts as counts come and go.
+    this.values = new Float64Array(this.ys.length * (n + 1));
     this.count.fill(0);
     this.extend(0, this.cap, 0);
   }
@@ -259,6 +293,11 @@ export class ReducedCostCover {
       return;
     }
     if (value + room * this.bestRatioFrom[a] < this.need) return;
+    const nd = this.ys.length;
+    const n1 = this.nOrder + 1;
+    for (let j = 0; j < nd; j++) {
+      if (this.values[j * n1 + a] + room * this.bestFrom[j][a] < this.needs[j]) return;
+    }
     if (a == this.nOrder) {
       if (room <= this.maxWaste + this.inst.eps) this.keep(room, value);
       return;
@@ -269,6 +308,7 @@ export class ReducedCostCover {
     if (most > this.inst.dem[i]) most = this.inst.dem[i];
     for (let c = most; c >= 0; c--) {
       this.count[i] = c;
+      for (let j = 0; j < nd; j++) this.values[j * n1 + a + 1] = this.values[j * n1 + a] + <f64>c * this.ys[j][i];
       this.extend(a + 1, room - <f64>c * size, value + <f64>c * this.y[i]);
       if (this.gaveUp) break;
     }
@@ -277,6 +317,7 @@ export class ReducedCostCover {
 
   private keep(room: f64, value: f64): void {
     if (this.rc.len >= this.maxPatterns) {
+      this.capped = true;
       this.gaveUp = true;
       return;
     }

@@ -19,7 +19,7 @@ import { cheapBound, roundBound } from "./bounds";
 import { BarEmptier } from "./improve";
 import { Repacker } from "./repack";
 import { Prover, PROOF_FOUND, PROOF_PROVEN } from "./prove";
-import { ReducedCostCover, RC_FOUND, RC_EXHAUSTED, RC_WORK_PER_PIVOT } from "./rc-cover";
+import { ReducedCostCover, RC_FOUND, RC_EXHAUSTED, RC_GAVE_UP, RC_WORK_PER_PIVOT, RC_TILTS, RC_TILT } from "./rc-cover";
 import { Rng, seedFromF64 } from "../common/rng";
 import { Budget, now } from "../common/clock";
 
@@ -352,8 +352,19 @@ export class Search {
     const remaining = inst.effort > 0 ? (inst.effort - <f64>mp.pivots) * RC_WORK_PER_PIVOT : RC_COVER_WORK;
     const work = Math.min(RC_COVER_WORK + RC_PROBE_WORK, remaining);
     if (work <= 0) return;
-    const answer = rc.run(duals, 0, k, RC_COVER_GAP, RC_COVER_PATTERNS, work, RC_COVER_WORK);
+    let answer = rc.run(duals, 0, k, RC_COVER_GAP, RC_COVER_PATTERNS, work, RC_COVER_WORK);
     mp.pivots += <i32>Math.ceil(rc.work / RC_WORK_PER_PIVOT);
+    if (answer == RC_GAVE_UP && rc.capped) {
+      // Too many patterns at this dual vertex (a degenerate LP): other optimal duals, from
+      // re-solves with the demands tilted, leave only the patterns within the gap at all.
+      const others = mp.tiltedDuals(inst.dem, inst.qty, RC_TILTS, RC_TILT, this.budget.deadline, RC_COVER_LP_PIVOTS);
+      const left = inst.effort > 0 ? (inst.effort - <f64>mp.pivots) * RC_WORK_PER_PIVOT : RC_COVER_WORK + RC_PROBE_WORK;
+      const work2 = Math.min(RC_COVER_WORK + RC_PROBE_WORK, left);
+      if (others.length > 0 && work2 > 0) {
+        answer = rc.run(duals, 0, k, RC_COVER_GAP, RC_COVER_PATTERNS, work2, RC_COVER_WORK, others);
+        mp.pivots += <i32>Math.ceil(rc.work / RC_WORK_PER_PIVOT);
+      }
+    }
     this.coverNodes = rc.nodes;
     if (answer == RC_EXHAUSTED) {
       // No plan of k bars: the bound rises to k + 1 bars.

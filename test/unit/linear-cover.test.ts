@@ -3,8 +3,10 @@
 // generated jobs: with k = fewest bars it must never call the search exhausted (that would be
 // a false proof), and a plan it finds must be one; with k = fewest bars - 1 it must never find
 // a plan, and on jobs whose optimum lies above the rounded-up LP bound (where the cover is a
-// proof) it should exhaust its search. Each run twice: the cover search alone, and the LP probe
-// (rc-probe.ts) first, which removes patterns before the search. Needs build/linear.wasm (make build).
+// proof) it should exhaust its search. Each run three times: the cover search alone; the LP probe
+// (rc-probe.ts) first, which removes patterns before the search; and the probe first with the
+// patterns held to the duals of 4 tilted LP re-solves too (as the search does when the patterns
+// are too many). Needs build/linear.wasm (make build).
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadLinearModule } from '../../src/engine/linear/solve.js';
@@ -24,18 +26,18 @@ const WORK = 2e6;
  * pattern within the waste room is enumerated and the cover search runs in full.
  */
 const GAP = 2;
-/** The cover search alone (all the work before the probe), or the probe first. */
-const FIRST = [WORK, 0] as const;
-let atFound = [0, 0];
+/** The cover search alone (all the work before the probe), the probe first, and with tilted duals too. */
+const RUNS = [{ first: WORK, tilts: 0 }, { first: 0, tilts: 0 }, { first: 0, tilts: 4 }] as const;
+let atFound = [0, 0, 0];
 let atNodes: number[] = [];
 
-/** Runs the cover with k = fewest - 1 and k = fewest, without and with the probe first; returns the two runs with fewest - 1. */
+/** Runs the cover with k = fewest - 1 and k = fewest, each of RUNS; returns the runs with fewest - 1. */
 function checkCover(job: Job, fewest: number): CoverRun[] {
   const p = problem(job);
-  return FIRST.map((first, f) => {
-    const below = coverBars(p, fewest - 1, WORK, GAP, 100_000, mod, first);
+  return RUNS.map(({ first, tilts }, f) => {
+    const below = coverBars(p, fewest - 1, WORK, GAP, 100_000, mod, first, tilts);
     expect(below.status).not.toBe('found');
-    const at = coverBars(p, fewest, WORK, GAP, 100_000, mod, first);
+    const at = coverBars(p, fewest, WORK, GAP, 100_000, mod, first, tilts);
     expect(at.status).not.toBe('exhausted');
     if (at.status === 'found') expectPacking(job, at.bars, fewest);
     atFound[f]! += at.status === 'found' ? 1 : 0;
@@ -70,42 +72,42 @@ describe('linear reduced-cost cover, against exhaustive search', () => {
       for (const run of checkCover(job, fewestBars(pieces(job), job.capacity))) exhausted += run.status === 'exhausted' ? 1 : 0;
     }
     // Their fewest bars equal the rounded-up LP bound: one bar fewer is below the LP bound.
-    expect(exhausted).toBe(600);
+    expect(exhausted).toBe(900);
   });
 
   it('proves jobs whose optimum lies above the rounded-up LP bound, and never wrongly', () => {
     const jobs = aboveBoundSet(mod);
     expect(jobs.length).toBeGreaterThanOrEqual(24);
-    const exhausted = [0, 0];
-    atFound = [0, 0];
+    const exhausted = [0, 0, 0];
+    atFound = [0, 0, 0];
     atNodes = [];
     const nodes: number[] = [];
     const patterns: number[] = [];
     const kept: number[] = [];
     for (const { job, fewest } of jobs) {
-      const [plain, probed] = checkCover(job, fewest);
-      exhausted[0]! += plain!.status === 'exhausted' ? 1 : 0;
-      exhausted[1]! += probed!.status === 'exhausted' ? 1 : 0;
+      const runs = checkCover(job, fewest);
+      runs.forEach((r, f) => { exhausted[f]! += r.status === 'exhausted' ? 1 : 0; });
+      const [plain, probed] = runs;
       nodes.push(plain!.nodes);
       patterns.push(plain!.patterns);
       kept.push(probed!.kept);
     }
-    console.log(`above-bound jobs: ${jobs.length}, exhausted ${exhausted.join(' / ')} (alone / probe first), nodes ${nodes.join(' ')}, ` +
+    console.log(`above-bound jobs: ${jobs.length}, exhausted ${exhausted.join(' / ')} (alone / probe first / and tilted duals), nodes ${nodes.join(' ')}, ` +
       `patterns ${patterns.join(' ')}, kept by the probe ${kept.join(' ')}; with k = fewest found ${atFound.join(' / ')}, nodes ${atNodes.join(' ')}`);
-    for (let f = 0; f < 2; f++) {
+    for (let f = 0; f < RUNS.length; f++) {
       expect(exhausted[f]).toBeGreaterThanOrEqual(Math.ceil(0.8 * jobs.length));
       expect(atFound[f]).toBeGreaterThanOrEqual(Math.ceil(0.8 * jobs.length));
     }
   });
 
   it('never exhausts on jobs cut from k bars with no waste, and finds most', () => {
-    const found = [0, 0];
+    const found = [0, 0, 0];
     const nodes: number[] = [];
     for (let seed = 1; seed <= 60; seed++) {
       const { job, k } = perfectJob(seed);
-      FIRST.forEach((first, f) => {
+      RUNS.forEach(({ first, tilts }, f) => {
         // The probe prices thousands of patterns here (every one that fills a bar): less work.
-        const run = coverBars(problem(job), k, f === 0 ? WORK : WORK / 10, GAP, 100_000, mod, first);
+        const run = coverBars(problem(job), k, f === 0 ? WORK : WORK / 10, GAP, 100_000, mod, first, tilts);
         expect(run.status).not.toBe('exhausted');
         if (run.status === 'found') {
           expectPacking(job, run.bars, k);
@@ -114,7 +116,7 @@ describe('linear reduced-cost cover, against exhaustive search', () => {
         if (f === 0) nodes.push(run.nodes);
       });
     }
-    console.log(`no-waste jobs: 60, found ${found.join(' / ')} (alone / probe first), nodes ${nodes.join(' ')}`);
+    console.log(`no-waste jobs: 60, found ${found.join(' / ')} (alone / probe first / and tilted duals), nodes ${nodes.join(' ')}`);
     expect(found[0]).toBeGreaterThanOrEqual(30);
   });
 });
