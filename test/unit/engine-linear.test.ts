@@ -8,6 +8,8 @@ import { linearBars, loadLinearModule, solveLinear, type LinearProblem, type Lin
 import { calculationRequest, normalizeRequest, type CalcRequest } from '../../src/schema/request.js';
 import { validateLinear } from '../support/validate-linear.js';
 import { seededRandom } from '../../bench/seeded.js';
+import { fewLengths, pieces } from '../support/linear-jobs.js';
+import { fewestBars } from '../support/bin-packing.js';
 
 let mod: WebAssembly.Module;
 beforeAll(() => {
@@ -55,41 +57,6 @@ function request(input: unknown): CalcRequest {
   const normal = normalizeRequest(calculationRequest.parse(input));
   if (!('request' in normal)) throw new Error(JSON.stringify(normal.issues));
   return normal.request;
-}
-
-/** A small cutting-stock job: 3 or 4 lengths of 12-52 % of the bar, each wanted 3-12 times. */
-function fewLengths(seed: number): { usable: number; parts: [number, number][] } {
-  const r = seededRandom(seed);
-  const usable = 100 + Math.floor(r() * 900);
-  const m = 3 + Math.floor(r() * 2);
-  const lengths = Array.from({ length: m }, () => Math.floor(usable * (0.12 + r() * 0.4)));
-  return { usable, parts: lengths.map((l) => [l, 3 + Math.floor(r() * 10)]) };
-}
-
-/** Fewest bars for the job, by exhaustive search over what is left to cut (patterns within it). */
-function fewestBars(usable: number, parts: [number, number][]): number {
-  const lengths = parts.map(([l]) => l);
-  const patterns: number[][] = [];
-  const grow = (i: number, room: number, cur: number[]): void => {
-    if (i === parts.length) {
-      if (cur.some((c) => c > 0)) patterns.push([...cur]);
-      return;
-    }
-    for (let c = 0; c * lengths[i] <= room && c <= parts[i][1]; c++) grow(i + 1, room - c * lengths[i], [...cur, c]);
-  };
-  grow(0, usable, []);
-  const memo = new Map<string, number>();
-  const fewest = (left: number[]): number => {
-    if (left.every((q) => q === 0)) return 0;
-    const key = left.join(',');
-    const known = memo.get(key);
-    if (known !== undefined) return known;
-    let best = Infinity;
-    for (const p of patterns) if (p.every((c, i) => c <= left[i])) best = Math.min(best, 1 + fewest(left.map((q, i) => q - p[i])));
-    memo.set(key, best);
-    return best;
-  };
-  return fewest(parts.map(([, q]) => q));
 }
 
 function solveRequest(input: unknown, budgetMs = 2000) {
@@ -209,10 +176,10 @@ describe('linear engine', () => {
     // ending without a plan (rc-cover.ts) or the branch-and-price proof (prove.ts).
     for (const seed of [549, 3268]) {
       const job = fewLengths(seed);
-      const p = problem([{ usable: job.usable, q: -1, cost: 0 }], job.parts, { budgetMs: 600_000 });
+      const p = problem([{ usable: job.capacity, q: -1, cost: 0 }], job.parts, { budgetMs: 600_000 });
       const s = solveLinear(p, mod);
       checkSolution(p, s);
-      const fewest = fewestBars(job.usable, job.parts);
+      const fewest = fewestBars(pieces(job), job.capacity);
       expect(s.lpValue).not.toBeNull();
       expect(fewest).toBeGreaterThan(Math.ceil(s.lpValue! - 1e-6));
       expect(bars(s)).toBe(fewest);
