@@ -13,7 +13,10 @@
 // cover search looks for. When the enumeration is complete and the cover search ends
 // without a cover (RC_EXHAUSTED), no plan of k bars exists: the bound is k + 1 bars. When
 // the LP bound is within a small fraction of k the patterns are few (hundreds). Both searches
-// are capped by counted work (RC_GAVE_UP), so a run is deterministic.
+// are capped by counted work (RC_GAVE_UP), so a run is deterministic. The argument holds for
+// every dual-feasible y at once, so with other duals a pattern must fit each one's gap too;
+// and patterns that the LP over the enumerated patterns alone rules out leave the cover search
+// (rc-probe.ts).
 
 import { Instance } from "./instance";
 import { Bar } from "./plan";
