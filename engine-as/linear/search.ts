@@ -349,7 +349,7 @@ export class Search {
     mp.truncatePool(pool);
     if (st != LP_OPTIMAL) return;
     const rc = new ReducedCostCover(inst);
-    const remaining = inst.effort > 0 ? (inst.effort - <f64>mp.pivots) * RC_WORK_PER_PIVOT : RC_COVER_WORK;
+    const remaining = inst.effort > 0 ? (inst.effort - <f64>mp.pivots) * RC_WORK_PER_PIVOT : RC_COVER_WORK + RC_PROBE_WORK;
     const work = Math.min(RC_COVER_WORK + RC_PROBE_WORK, remaining);
     if (work <= 0) return;
     let answer = rc.run(duals, 0, k, RC_COVER_GAP, RC_COVER_PATTERNS, work, RC_COVER_WORK);
