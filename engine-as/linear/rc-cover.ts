@@ -23,6 +23,7 @@ import { Bar } from "./plan";
 import { Knapsack } from "./knapsack";
 import { I32Vec, F64Vec, sortByKey } from "../common/arrays";
 import { CoverProbe, PROBE_NO_PLAN, PROBE_STOPPED } from "./rc-probe";
+import { now } from "../common/clock";
 
 const RC_TOL: f64 = 1e-9;
 /** Rounding between two sums of the same reduced costs in another order, far below RC_TOL. */
@@ -59,6 +60,9 @@ export class ReducedCostCover {
   nodes: i32 = 0;
   /** The enumeration of the last run stopped at its pattern cap. */
   capped: bool = false;
+  /** The job's deadline (host clock, ms), and whether the last run stopped on it. */
+  deadline: f64 = Infinity;
+  timedOut: bool = false;
   /** k - y.d at the scaled duals of the last run. */
   gap: f64 = 0;
   /** The plan found by the last run (RC_FOUND). */
@@ -127,8 +131,9 @@ export class ReducedCostCover {
    * Looks for a plan of k bars of stock row t cutting the demand exactly, from duals y (per
    * item, any sign; clamped and scaled here): RC_FOUND (the plan in bars), RC_EXHAUSTED (no
    * plan of k bars exists) or RC_GAVE_UP (the work, the gap (maxGap) or the patterns
-   * (maxPatterns) exceeded their caps). The cover search gets firstWork on its own, then,
-   * when it gave up, the probe (rc-probe.ts) and a second search share the rest of maxWork.
+   * (maxPatterns) exceeded their caps) or the deadline passed (timedOut). The cover search
+   * gets firstWork on its own, then, when it gave up, the probe (rc-probe.ts) and a second
+   * search share the rest of maxWork.
    */
   run(duals: Float64Array, t: i32, k: i32, maxGap: f64, maxPatterns: i32, maxWork: f64, firstWork: f64,
     others: Array<Float64Array> = new Array<Float64Array>()): i32 {
@@ -138,6 +143,7 @@ export class ReducedCostCover {
     this.kept = 0;
     this.nodes = 0;
     this.capped = false;
+    this.timedOut = false;
     this.maxWork = maxWork;
     this.gaveUp = false;
     this.found = false;
@@ -173,15 +179,19 @@ export class ReducedCostCover {
     this.maxWork = Math.min(maxWork, firstWork);
     this.startCover();
     this.cover(gap, k, this.maxWaste);
-    if (!this.found && this.gaveUp && this.work < maxWork) {
+    if (!this.found && this.gaveUp && !this.timedOut && this.work < maxWork) {
       // Then the patterns that the LP over the patterns shows to be in no plan leave it, and
       // the search starts over on the others (its memo too: it held for the full set).
       this.maxWork = maxWork;
       this.gaveUp = false;
       const probe = new CoverProbe(inst);
       const np = this.rc.len;
-      const st = probe.run(this.start.data, this.item.data, this.cnt.data, np, k, <i32>Math.min(1e9, Math.floor((maxWork - this.work) / RC_WORK_PER_PIVOT)));
+      const st = probe.run(this.start.data, this.item.data, this.cnt.data, np, k, <i32>Math.min(1e9, Math.floor((maxWork - this.work) / RC_WORK_PER_PIVOT)), this.deadline);
       this.work += <f64>probe.pivots * RC_WORK_PER_PIVOT;
+      if (probe.timedOut) {
+        this.timedOut = true;
+        return RC_GAVE_UP;
+      }
       if (st == PROBE_NO_PLAN) {
         this.kept = 0;
         return RC_EXHAUSTED;
@@ -367,9 +377,13 @@ export class ReducedCostCover {
   /** Pattern p may be cut next: not barred, within the budgets and the demand left. */
   private fits(p: i32, gap: f64, waste: f64): bool {
     this.work += 1;
-    if (this.barred[p] != 0 || this.rc.data[p] > gap + RC_TOL || this.waste.data[p] > waste + this.inst.eps) return false;
-    for (let a = this.start.data[p]; a < this.start.data[p + 1]; a++) {
-      if (this.rem[this.item.data[a]] < this.cnt.data[a]) return false;
+    if (unchecked(this.barred[p]) != 0 || unchecked(this.rc.data[p]) > gap + RC_TOL || unchecked(this.waste.data[p]) > waste + this.inst.eps) return false;
+    const rem = this.rem;
+    const item = this.item.data;
+    const cnt = this.cnt.data;
+    const end = unchecked(this.start.data[p + 1]);
+    for (let a = unchecked(this.start.data[p]); a < end; a++) {
+      if (unchecked(rem[unchecked(item[a])]) < unchecked(cnt[a])) return false;
     }
     return true;
   }
@@ -388,6 +402,12 @@ export class ReducedCostCover {
   private cover(gap: f64, barsLeft: i32, waste: f64): void {
     if (this.found || this.gaveUp) return;
     if (this.work > this.maxWork) {
+      this.gaveUp = true;
+      return;
+    }
+    // The job's deadline stops it too (a run so stopped depends on the clock: timedOut).
+    if ((this.nodes & 1023) == 1023 && now() >= this.deadline) {
+      this.timedOut = true;
       this.gaveUp = true;
       return;
     }

@@ -15,6 +15,7 @@
 
 import { Instance } from "./instance";
 import { subScaledRow, perturbation } from "./dense";
+import { now } from "../common/clock";
 
 const TOL: f64 = 1e-9;
 /** A bound must exceed k - 1 by this much to remove a pattern (floating-point sums of y). */
@@ -40,6 +41,9 @@ export class CoverProbe {
   inst: Instance;
   /** Simplex pivots of the last run (the caller counts them as work). */
   pivots: i32 = 0;
+  /** Probes of the last run, and whether it stopped on the job's deadline. */
+  probes: i32 = 0;
+  timedOut: bool = false;
   /** Rounds of the last run. */
   rounds: i32 = 0;
   /** removed[p] != 0: pattern p is in no plan of k bars. */
@@ -49,8 +53,9 @@ export class CoverProbe {
   private big: f64 = 0;
   private rowOf: Int32Array;
   private start: Int32Array = new Int32Array(0);
-  private item: Int32Array = new Int32Array(0);
-  private cnt: Int32Array = new Int32Array(0);
+  // Each entry's LP row and count, resolved once: dot and ftran run in every pivot.
+  private entryRow: Int32Array = new Int32Array(0);
+  private entryCnt: Float64Array = new Float64Array(0);
   private b: Float64Array = new Float64Array(0);
   private bp: Float64Array = new Float64Array(0);
   private binv: Float64Array = new Float64Array(0);
@@ -73,19 +78,26 @@ export class CoverProbe {
 
   /**
    * Removes the patterns (entries start[p] .. start[p+1] of (item, cnt), p < np) that no plan
-   * of k bars can use, within maxPivots (PROBE_*).
+   * of k bars can use, within maxPivots (PROBE_*) and the deadline (host clock, ms).
    */
-  run(start: Int32Array, item: Int32Array, cnt: Int32Array, np: i32, k: i32, maxPivots: i32): i32 {
+  run(start: Int32Array, item: Int32Array, cnt: Int32Array, np: i32, k: i32, maxPivots: i32, deadline: f64): i32 {
     const inst = this.inst;
     this.pivots = 0;
+    this.probes = 0;
+    this.timedOut = false;
     this.rounds = 0;
     this.np = np;
     this.start = start;
-    this.item = item;
-    this.cnt = cnt;
     this.removed = new Uint8Array(np);
     let m: i32 = 0;
     for (let i = 0; i < inst.nI; i++) this.rowOf[i] = inst.dem[i] > 0 ? m++ : -1;
+    const entries = start[np];
+    this.entryRow = new Int32Array(entries);
+    this.entryCnt = new Float64Array(entries);
+    for (let a = 0; a < entries; a++) {
+      this.entryRow[a] = this.rowOf[item[a]];
+      this.entryCnt[a] = <f64>cnt[a];
+    }
     this.m = m;
     this.big = <f64>(100 * k + 100);
     this.b = new Float64Array(m);
@@ -122,6 +134,10 @@ export class CoverProbe {
         for (let p = off; p < np; p += PROBE_STRIDE) {
           if (this.removed[p] != 0) continue;
           if (this.pivots >= maxPivots) return PROBE_STOPPED;
+          if ((++this.probes & 7) == 0 && now() >= deadline) {
+            this.timedOut = true;
+            return PROBE_STOPPED;
+          }
           if (this.probe(p, k - 1, maxPivots)) {
             this.removed[p] = 1;
             removed++;
@@ -143,8 +159,11 @@ export class CoverProbe {
   /** v . a_j. */
   private dot(v: Float64Array, j: i32): f64 {
     if (j >= this.np) return v[j - this.np];
+    const row = this.entryRow;
+    const cnt = this.entryCnt;
+    const end = unchecked(this.start[j + 1]);
     let s: f64 = 0;
-    for (let a = this.start[j]; a < this.start[j + 1]; a++) s += v[this.rowOf[this.item[a]]] * <f64>this.cnt[a];
+    for (let a = unchecked(this.start[j]); a < end; a++) s += unchecked(v[unchecked(row[a])]) * unchecked(cnt[a]);
     return s;
   }
 
@@ -160,9 +179,9 @@ export class CoverProbe {
     }
     col.fill(0);
     for (let a = this.start[j]; a < this.start[j + 1]; a++) {
-      const r = this.rowOf[this.item[a]];
-      const c = <f64>this.cnt[a];
-      for (let i = 0; i < m; i++) col[i] += c * binv[i * m + r];
+      const r = this.entryRow[a];
+      const c = this.entryCnt[a];
+      for (let i = 0; i < m; i++) unchecked(col[i] = unchecked(col[i]) + c * unchecked(binv[i * m + r]));
     }
   }
 
@@ -204,7 +223,7 @@ export class CoverProbe {
       let enter: i32 = -1;
       let most: f64 = -TOL;
       for (let j = 0; j < np + m; j++) {
-        if (this.pos[j] >= 0 || (j < np && this.removed[j] != 0)) continue;
+        if (unchecked(this.pos[j]) >= 0 || (j < np && unchecked(this.removed[j]) != 0)) continue;
         const d = this.cost(j) - this.dot(this.y, j);
         if (d < most) { most = d; enter = j; }
       }
@@ -230,7 +249,7 @@ export class CoverProbe {
   private certified(v: Float64Array): f64 {
     let s: f64 = 1;
     for (let p = 0; p < this.np; p++) {
-      if (this.removed[p] == 0) s = Math.max(s, this.dot(this.y, p));
+      if (unchecked(this.removed[p]) == 0) s = Math.max(s, this.dot(this.y, p));
     }
     let z: f64 = 0;
     for (let r = 0; r < this.m; r++) {
@@ -251,7 +270,7 @@ export class CoverProbe {
     this.pos.fill(-1);
     for (let r = 0; r < m; r++) this.pos[this.basis[r]] = r;
     this.bp.set(this.b);
-    for (let a = this.start[p]; a < this.start[p + 1]; a++) this.bp[this.rowOf[this.item[a]]] -= <f64>this.cnt[a];
+    for (let a = this.start[p]; a < this.start[p + 1]; a++) this.bp[this.entryRow[a]] -= this.entryCnt[a];
     this.ftran(p);
     for (let i = 0; i < m; i++) this.xb[i] -= this.col[i];
     for (let it = 0; it <= PROBE_PIVOTS && this.pivots < maxPivots; it++) {
@@ -270,7 +289,7 @@ export class CoverProbe {
       let best: f64 = Infinity;
       let bestAlpha: f64 = 0;
       for (let j = 0; j < np + m; j++) {
-        if (this.pos[j] >= 0 || (j < np && this.removed[j] != 0)) continue;
+        if (unchecked(this.pos[j]) >= 0 || (j < np && unchecked(this.removed[j]) != 0)) continue;
         const alpha = this.dot(rho, j);
         if (alpha >= -TOL) continue;
         let d = this.cost(j) - this.dot(this.y, j);

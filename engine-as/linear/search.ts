@@ -349,6 +349,7 @@ export class Search {
     mp.truncatePool(pool);
     if (st != LP_OPTIMAL) return;
     const rc = new ReducedCostCover(inst);
+    rc.deadline = this.budget.deadline;
     const remaining = inst.effort > 0 ? (inst.effort - <f64>mp.pivots) * RC_WORK_PER_PIVOT : RC_COVER_WORK + RC_PROBE_WORK;
     const work = Math.min(RC_COVER_WORK + RC_PROBE_WORK, remaining);
     if (work <= 0) return;
@@ -366,6 +367,7 @@ export class Search {
       }
     }
     this.coverNodes = rc.nodes;
+    if (rc.timedOut) this.stoppedByDeadline = true;
     if (answer == RC_EXHAUSTED) {
       // No plan of k bars: the bound rises to k + 1 bars.
       const lb = <f64>(k + 1) * w;
