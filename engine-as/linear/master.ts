@@ -487,11 +487,6 @@ export class Master {
   }
 
   /**
-   * Re-solves to the optimum, for its duals (a solve may otherwise stop once its bound meets
-   * the target or rounds up as far as it will go), within maxPivots more pivots (a cap the
-   * clock does not move: a degenerate tail can stall); LP_STOPPED past it.
-   */
-  /**
    * Duals (per item) of the LP re-solved to optimality `rounds` times with the demands tilted
    * by up to `size` per item (seeded directions): other optimal duals of a degenerate LP, or
    * near-optimal ones, all dual feasible. The basis and the pool are put back after.
@@ -520,6 +515,11 @@ export class Master {
     return out;
   }
 
+  /**
+   * Re-solves to the optimum, for its duals (a solve may otherwise stop once its bound meets
+   * the target or rounds up as far as it will go), within maxPivots more pivots (a cap the
+   * clock does not move: a degenerate tail can stall); LP_STOPPED past it.
+   */
   solveToOptimum(dr: Int32Array, qr: Int32Array, deadline: f64, maxPivots: i32): i32 {
     const target = this.target;
     this.target = Infinity;

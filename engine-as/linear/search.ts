@@ -350,8 +350,7 @@ export class Search {
     if (st != LP_OPTIMAL) return;
     const rc = new ReducedCostCover(inst);
     rc.deadline = this.budget.deadline;
-    const remaining = inst.effort > 0 ? (inst.effort - <f64>mp.pivots) * RC_WORK_PER_PIVOT : RC_COVER_WORK + RC_PROBE_WORK;
-    const work = Math.min(RC_COVER_WORK + RC_PROBE_WORK, remaining);
+    const work = this.coverWork();
     if (work <= 0) return;
     let answer = rc.run(duals, 0, k, RC_COVER_GAP, RC_COVER_PATTERNS, work, RC_COVER_WORK);
     mp.pivots += <i32>Math.ceil(rc.work / RC_WORK_PER_PIVOT);
@@ -359,8 +358,7 @@ export class Search {
       // Too many patterns at this dual vertex (a degenerate LP): other optimal duals, from
       // re-solves with the demands tilted, leave only the patterns within the gap at all.
       const others = mp.tiltedDuals(inst.dem, inst.qty, RC_TILTS, RC_TILT, this.budget.deadline, RC_COVER_LP_PIVOTS);
-      const left = inst.effort > 0 ? (inst.effort - <f64>mp.pivots) * RC_WORK_PER_PIVOT : RC_COVER_WORK + RC_PROBE_WORK;
-      const work2 = Math.min(RC_COVER_WORK + RC_PROBE_WORK, left);
+      const work2 = this.coverWork();
       if (others.length > 0 && work2 > 0) {
         answer = rc.run(duals, 0, k, RC_COVER_GAP, RC_COVER_PATTERNS, work2, RC_COVER_WORK, others);
         mp.pivots += <i32>Math.ceil(rc.work / RC_WORK_PER_PIVOT);
@@ -378,6 +376,13 @@ export class Search {
     const p = new Plan();
     for (let b = 0; b < rc.bars.length; b++) p.bars.push(rc.bars[b]);
     this.offer(p);
+  }
+
+  /** Work a run of the cover may take: its cap, and no more than the effort left. */
+  private coverWork(): f64 {
+    const most = RC_COVER_WORK + RC_PROBE_WORK;
+    const effort = this.inst.effort;
+    return effort > 0 ? Math.min(most, (effort - <f64>this.master.pivots) * RC_WORK_PER_PIVOT) : most;
   }
 
   /**
