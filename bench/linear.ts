@@ -74,6 +74,8 @@ function main(): void {
     if (!FULL && files.length > 30) files = files.filter((_, k) => k % STEP === 0);
     let optimum = 0, proven = 0, known = 0, invalid = 0, total = 0, max = 0;
     const misses: string[] = [];
+    const unproven: string[] = [];
+    let pivots = 0;
     for (const f of files) {
       const name = f.replace(/\.txt$/, '');
       const { capacity, items } = readInstance(join(dir, f));
@@ -99,12 +101,15 @@ function main(): void {
       if (best !== undefined && bars <= best && !problemText) optimum++;
       else if (best !== undefined) misses.push(`${name} ${bars}/${best}`);
       if (s.optimal) proven++;
+      else unproven.push(name);
+      pivots += s.stats.iterations;
       if (b && s.optimal && s.lowerBound > b.lb && b.lb === b.ub) console.log(`BOUND ABOVE OPTIMUM ${name}: ${s.lowerBound} > ${b.lb}`);
     }
     const n = files.length;
     const pct = (k: number) => `${k}/${n} (${((100 * k) / Math.max(1, n)).toFixed(1)} %)`;
     rows.push(`| ${set.name} | ${n} | ${pct(optimum)} | ${pct(proven)} | ${(total / Math.max(1, n)).toFixed(0)} | ${max.toFixed(0)} | ${invalid} | ${set.anchor} |`);
-    console.log(`${set.name}: done${misses.length ? `; missed ${misses.slice(0, 8).join(', ')}${misses.length > 8 ? ' ...' : ''}` : ''}`);
+    const listed = (names: string[]) => `${names.slice(0, 8).join(', ')}${names.length > 8 ? ' ...' : ''}`;
+    console.log(`${set.name}: done, ${pivots} pivots in all${misses.length ? `; missed ${listed(misses)}` : ''}${unproven.length ? `; unproven ${listed(unproven)}` : ''}`);
     if (known < n) console.log(`  (${n - known} instances without a bounds entry)`);
   }
   if (!rows.length) return;
