@@ -13,6 +13,7 @@ import { invert, perturbation, subScaledRow } from "./dense";
 import { F64Vec, I32Vec } from "../common/arrays";
 import { now } from "../common/clock";
 import { HASH_START, hashStep } from "../common/hash";
+import { Rng } from "../common/rng";
 
 export const LP_OPTIMAL: i32 = 0;
 export const LP_STOPPED: i32 = 1;
@@ -489,22 +490,20 @@ export class Master {
   /**
    * Duals (per item) of the LP re-solved to optimality `rounds` times with the demands tilted
    * by up to `size` per item (seeded directions): other optimal duals of a degenerate LP, or
-   * near-optimal ones, all dual feasible. The basis and the pool are put back after.
+   * near-optimal ones, all dual feasible; within maxPivots pivots in all (a round cut short
+   * ends them). The basis and the pool are put back after.
    */
   tiltedDuals(dr: Int32Array, qr: Int32Array, rounds: i32, size: f64, deadline: f64, maxPivots: i32): Array<Float64Array> {
     const nI = this.inst.nI;
     const out = new Array<Float64Array>();
     const saved = this.saveBasis();
     const pool = this.poolSize;
-    let h: u32 = 0x9e3779b9;
+    const directions = new Rng(0);
+    const start = this.pivots;
     for (let j = 0; j < rounds; j++) {
-      for (let i = 0; i < nI; i++) {
-        h ^= h << 13;
-        h ^= h >> 17;
-        h ^= h << 5;
-        this.tilt[i] = size * <f64>(h % 1000) / 1000.0;
-      }
-      if (this.solveToOptimum(dr, qr, deadline, maxPivots) != LP_OPTIMAL) break;
+      for (let i = 0; i < nI; i++) this.tilt[i] = size * directions.float();
+      const left = maxPivots - (this.pivots - start);
+      if (left <= 0 || this.solveToOptimum(dr, qr, deadline, left) != LP_OPTIMAL) break;
       const y = new Float64Array(nI);
       for (let r = 0; r < this.m; r++) y[this.rowItem[r]] = this.y[r];
       out.push(y);

@@ -24,6 +24,7 @@ import { Knapsack } from "./knapsack";
 import { I32Vec, F64Vec, sortByKey } from "../common/arrays";
 import { CoverProbe, PROBE_NO_PLAN, PROBE_STOPPED } from "./rc-probe";
 import { now } from "../common/clock";
+import { Rng } from "../common/rng";
 
 const RC_TOL: f64 = 1e-9;
 /** Rounding between two sums of the same reduced costs in another order, far below RC_TOL. */
@@ -39,16 +40,8 @@ export const RC_WORK_PER_PIVOT: f64 = 2000;
  * When the patterns exceed their cap, the search takes the duals of this many LP re-solves
  * with the demands tilted by up to RC_TILT per item too (Master.tiltedDuals).
  */
-export const RC_TILTS: i32 = 4;
+export const RC_TILTS: i32 = 8;
 export const RC_TILT: f64 = 1e-3;
-
-/** SplitMix64's step: the memo's random keys, the same for every run. */
-function splitMix(x: u64): u64 {
-  let z = x + 0x9e3779b97f4a7c15;
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
-  return z ^ (z >> 31);
-}
 
 export class ReducedCostCover {
   inst: Instance;
@@ -117,13 +110,10 @@ export class ReducedCostCover {
     this.byItemStart = new Int32Array(inst.nI + 1);
     this.key1 = new Uint64Array(inst.nI + 1);
     this.key2 = new Uint64Array(inst.nI);
-    let h: u64 = 0x9e3779b97f4a7c15;
+    const keys = new Rng(0);
     for (let i = 0; i <= inst.nI; i++) {
-      h = splitMix(h);
-      this.key1[i] = h;
-      if (i == inst.nI) break;
-      h = splitMix(h);
-      this.key2[i] = h;
+      this.key1[i] = keys.next();
+      if (i < inst.nI) this.key2[i] = keys.next();
     }
   }
 

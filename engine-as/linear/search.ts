@@ -357,7 +357,10 @@ export class Search {
     if (answer == RC_GAVE_UP && rc.capped) {
       // Too many patterns at this dual vertex (a degenerate LP): other optimal duals, from
       // re-solves with the demands tilted, leave only the patterns within the gap at all.
-      const others = mp.tiltedDuals(inst.dem, inst.qty, RC_TILTS, RC_TILT, this.budget.deadline, RC_COVER_LP_PIVOTS);
+      // The re-solves' pivots count against the effort limit too.
+      const effortLeft = inst.effort > 0 ? inst.effort - <f64>mp.pivots : Infinity;
+      const tiltPivots = <i32>Math.min(<f64>(RC_TILTS * RC_COVER_LP_PIVOTS), effortLeft);
+      const others = mp.tiltedDuals(inst.dem, inst.qty, RC_TILTS, RC_TILT, this.budget.deadline, tiltPivots);
       const work2 = this.coverWork();
       if (others.length > 0 && work2 > 0) {
         answer = rc.run(duals, 0, k, RC_COVER_GAP, RC_COVER_PATTERNS, work2, RC_COVER_WORK, others);
