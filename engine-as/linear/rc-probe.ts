@@ -295,32 +295,60 @@ export class CoverProbe {
     for (let a = this.start[p]; a < this.start[p + 1]; a++) this.bp[this.entryRow[a]] -= this.entryCnt[a];
     this.ftran(p);
     for (let i = 0; i < m; i++) this.xb[i] -= this.col[i];
+    const yp = this.y.dataStart;
+    const bpp = this.bp.dataStart;
+    const xp = this.xb.dataStart;
+    const posp = this.pos.dataStart;
+    const remp = this.removed.dataStart;
+    const rp = this.entryRow.dataStart;
+    const cp = this.entryCnt.dataStart;
+    const sp = this.start.dataStart;
     for (let it = 0; it <= PROBE_PIVOTS && this.pivots < maxPivots; it++) {
       let z: f64 = 0;
-      for (let c = 0; c < m; c++) z += this.y[c] * this.bp[c];
+      for (let c = 0; c < m; c++) z += load<f64>(yp + (<usize>c << 3)) * load<f64>(bpp + (<usize>c << 3));
       if (z > limit + MARGIN && this.certified(this.bp) > limit + MARGIN) return true;
       let r: i32 = -1;
       let most: f64 = -TOL;
       for (let i = 0; i < m; i++) {
-        if (this.xb[i] < most) { most = this.xb[i]; r = i; }
+        const x = load<f64>(xp + (<usize>i << 3));
+        if (x < most) { most = x; r = i; }
       }
       if (r < 0) return false;
       // Row r of B^-1 (the pivot changes it only after this test).
       const rho = this.binv.dataStart + (<usize>(r * m) << 3);
-      const posp = this.pos.dataStart;
-      const remp = this.removed.dataStart;
-      const yp = this.y.dataStart;
       let enter: i32 = -1;
       let best: f64 = Infinity;
       let bestAlpha: f64 = 0;
-      for (let j = 0; j < np + m; j++) {
-        if (load<i32>(posp + (<usize>j << 2)) >= 0 || (j < np && load<u8>(remp + <usize>j) != 0)) continue;
-        const alpha = this.dot(rho, j);
+      // The patterns, then the columns e_r (the order of j); each sum in dot's order.
+      let a = load<i32>(sp);
+      for (let j = 0; j < np; j++) {
+        const end = load<i32>(sp + (<usize>(j + 1) << 2));
+        if (load<i32>(posp + (<usize>j << 2)) >= 0 || load<u8>(remp + <usize>j) != 0) {
+          a = end;
+          continue;
+        }
+        let alpha: f64 = 0;
+        let ya: f64 = 0;
+        for (; a < end; a++) {
+          const o = <usize>load<i32>(rp + (<usize>a << 2)) << 3;
+          const c = load<f64>(cp + (<usize>a << 3));
+          alpha += load<f64>(rho + o) * c;
+          ya += load<f64>(yp + o) * c;
+        }
         if (alpha >= -TOL) continue;
-        let d = this.cost(j) - this.dot(yp, j);
+        let d = 1.0 - ya;
         if (d < 0) d = 0;
         const q = d / -alpha;
         if (q < best || (q == best && alpha < bestAlpha)) { best = q; enter = j; bestAlpha = alpha; }
+      }
+      for (let i = 0; i < m; i++) {
+        if (load<i32>(posp + (<usize>(np + i) << 2)) >= 0) continue;
+        const alpha = load<f64>(rho + (<usize>i << 3));
+        if (alpha >= -TOL) continue;
+        let d = this.big - load<f64>(yp + (<usize>i << 3));
+        if (d < 0) d = 0;
+        const q = d / -alpha;
+        if (q < best || (q == best && alpha < bestAlpha)) { best = q; enter = np + i; bestAlpha = alpha; }
       }
       if (enter < 0) return false;
       this.ftran(enter);
