@@ -10,7 +10,7 @@ import { buildNestingRecord } from './record.js';
 import { loadNestingModule, solveNesting, type NestingProblem, type NestingSolution, type NestingStop } from './solve.js';
 import { toNestingProblem } from './problem.js';
 import { clockStop, searchPlan, type SearchPlan } from '../common/search-policy.js';
-import type { StopReason } from '../common/stop-reason.js';
+import { laterStop, type StopReason } from '../common/stop-reason.js';
 
 /** Searches per roll job (sheet jobs run one: their search ends in well under a second). */
 export const ROLL_RUNS = 2;
@@ -107,16 +107,18 @@ export async function nestParts(request: CalcRequest, options: { jobId: number; 
     if (!meetsBound(mapped.problem, solution, lowerBound) && leftMs >= 1) {
       const more = solveNestingRuns({ ...mapped.problem, budgetMs: leftMs, effort: 0, stopRule: 'effort' });
       const best = bestRun(mapped.problem, [solution, more]);
-      // Runs, effort and time count both searches; the stop is the continuation's.
+      // Runs, effort and time count both searches; a clock that cut either names the stop.
       const timeToBestMs = best.items === more.items ? solution.stats.elapsedMs + more.stats.timeToBestMs : solution.stats.timeToBestMs;
-      solution = { ...best, stats: { ...best.stats, timeToBestMs, runs: (solution.stats.runs ?? 1) + (more.stats.runs ?? 1), stop: more.stats.stop } };
-      stopReason = nestingStopReason(more.stats.stop, plan);
+      solution = { ...best, stats: { ...best.stats, timeToBestMs, runs: (solution.stats.runs ?? 1) + (more.stats.runs ?? 1) } };
+      stopReason = laterStop(stopReason, nestingStopReason(more.stats.stop, plan));
       record = buildNestingRecord(request, mapped, solution, options);
     } else if (stopReason !== 'ceiling') {
       // The default's layout stands: at its bound, or the time asked already spent.
       stopReason = meetsBound(mapped.problem, solution, lowerBound) ? 'lower-bound' : 'searchTime';
     }
   }
-  record.metadata.engine = { ...record.metadata.engine, stopReason, effort: solution.stats.iterations, lowerBound, searchLimitMs: plan.searchMs };
+  // A clock reason means the clock decided, if only not to go on: the layout may differ between runs.
+  const stoppedByDeadline = stopReason === 'searchTime' || stopReason === 'ceiling' || stopReason === 'budget';
+  record.metadata.engine = { ...record.metadata.engine, stoppedByDeadline, stopReason, effort: solution.stats.iterations, lowerBound, searchLimitMs: plan.searchMs };
   return record;
 }
