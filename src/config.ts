@@ -67,11 +67,21 @@ export type ProcessRole = 'api' | 'worker' | 'all';
 
 const flag = (value: string | undefined) => value === '1' || value === 'true';
 
+/** A setting the service cannot start with: main prints its message alone, no stack. */
+export class ConfigError extends Error {}
+
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
+  if (!Number.isFinite(value) || value < 0) throw new ConfigError(`${name} must be a non-negative number, got "${raw}"`);
+  return value;
+}
+
+/** A time limit: 0 would end every job before its first layout. */
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const value = int(env, name, fallback);
+  if (value === 0) throw new ConfigError(`${name} must be more than 0 (milliseconds), got "${env[name]}"`);
   return value;
 }
 
@@ -82,10 +92,10 @@ export function loadConfig(env = process.env): Config {
     dataDir: path.resolve(env.KERF_DATA_DIR ?? '.data'),
     devApiKey: env.KERF_DEV_API_KEY || undefined,
     poolThreads: Math.max(1, int(env, 'KERF_POOL_THREADS', os.availableParallelism())),
-    jobBudgetMs: int(env, 'KERF_JOB_BUDGET_MS', 30_000),
+    jobBudgetMs: positive(env, 'KERF_JOB_BUDGET_MS', 30_000),
     analysisBudgetMs: Math.max(1, int(env, 'KERF_ANALYSIS_BUDGET_MS', 30_000)),
     testFaults: flag(env.KERF_TEST_FAULTS),
-    defaultSearchMs: int(env, 'KERF_DEFAULT_SEARCH_MS', DEFAULT_SEARCH_MS),
+    defaultSearchMs: positive(env, 'KERF_DEFAULT_SEARCH_MS', DEFAULT_SEARCH_MS),
     abortGraceMs: int(env, 'KERF_ABORT_GRACE_MS', 5_000),
     maxAttempts: Math.max(1, int(env, 'KERF_MAX_ATTEMPTS', 3)),
     accountThreads: int(env, 'KERF_ACCOUNT_THREADS', 0),
@@ -114,7 +124,7 @@ export function loadConfig(env = process.env): Config {
 /** Separate API and worker processes only make sense when they share Redis. */
 function processRole(raw: string | undefined, redisUrl: string | undefined): ProcessRole {
   const role = raw || 'all';
-  if (role !== 'api' && role !== 'worker' && role !== 'all') throw new Error(`KERF_ROLE must be api, worker or all, got "${raw}"`);
-  if (role !== 'all' && !redisUrl) throw new Error(`KERF_ROLE=${role} needs KERF_REDIS_URL: without Redis one process does everything`);
+  if (role !== 'api' && role !== 'worker' && role !== 'all') throw new ConfigError(`KERF_ROLE must be api, worker or all, got "${raw}"`);
+  if (role !== 'all' && !redisUrl) throw new ConfigError(`KERF_ROLE=${role} needs KERF_REDIS_URL: without Redis one process does everything`);
   return role;
 }

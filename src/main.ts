@@ -5,7 +5,7 @@ import pino from 'pino';
 import { ensureDevAccount } from './accounts/dev-account.js';
 import { buildApp } from './api/app.js';
 import { buildWorkerApp } from './api/worker-app.js';
-import { loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { Dispatcher } from './jobs/dispatcher.js';
 import { createMetrics, type Metrics } from './metrics.js';
 import { EnginePool } from './pool/pool.js';
@@ -113,6 +113,8 @@ async function runWorkerNode(config: Config, node: {
 }
 
 main().catch((error) => {
-  process.stderr.write(`kerf failed to start: ${error instanceof Error ? error.stack : String(error)}\n`);
+  // A wrong setting is the operator's to mend: its message says which; anything else gets its stack.
+  const detail = error instanceof ConfigError ? error.message : error instanceof Error ? error.stack : String(error);
+  process.stderr.write(`kerf failed to start: ${detail}\n`);
   process.exit(1);
 });

@@ -37,8 +37,9 @@ export function parseNumeric(value: string): number {
  */
 export function numeric(check: z.ZodNumber) {
   const whole = check.isInt;
+  const grammar = whole ? INTEGER_STRING : DECIMAL_STRING;
   const text = z.string()
-    .regex(whole ? INTEGER_STRING : DECIMAL_STRING, { error: (issue) => `expected a number, got ${JSON.stringify(issue.input)}` })
+    .regex(grammar, { error: (issue) => stringError(String(issue.input), grammar, check) })
     .describe(whole
       ? 'Legacy: the whole number as a string ("4"); the limits of the number form apply to its value.'
       : 'Legacy: the number as a string: decimal ("18", "2.5"), shop fraction ("10 1/2", "3/4") or fraction glyph ("10½"); the limits of the number form apply to its value.');
@@ -49,6 +50,16 @@ export function numeric(check: z.ZodNumber) {
     for (const issue of checked.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, input: value });
     return z.NEVER;
   });
+}
+
+/** "-1" breaks the number's limit, as -1 does: say which, not that it is no number. */
+function stringError(input: string, grammar: RegExp, check: z.ZodNumber): string {
+  const negative = /^\s*-(.*)$/s.exec(input);
+  if (negative && grammar.test(negative[1]!)) {
+    const checked = check.safeParse(-parseNumeric(negative[1]!));
+    if (!checked.success) return checked.error.issues[0]!.message;
+  }
+  return `expected a number, got ${JSON.stringify(input)}`;
 }
 
 export const positiveNumber = numeric(z.number().positive('must be greater than 0'));

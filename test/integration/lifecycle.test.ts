@@ -1,10 +1,11 @@
 // Jobs through restarts, crashes and expiry: no submitted job is lost, a result is written
 // once, and a finished job answers 410 after its retention.
 import Database from 'better-sqlite3';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { call, submit, waitForResult } from '../support/client.js';
-import { DEV_KEY, startServer, tempDataDir } from '../support/server.js';
+import { DEV_KEY, ROOT, startServer, tempDataDir } from '../support/server.js';
 import { validateLayout } from '../support/validate-layout.js';
 
 /** A job that keeps a thread busy for a while: many distinct sizes. */
@@ -33,6 +34,19 @@ async function until(check: () => boolean, timeoutMs = 30_000) {
 }
 
 describe('job lifecycle', () => {
+  it('a wrong setting stops the start with one line naming it, and no job is taken', async () => {
+    const child = spawn(process.execPath, [path.join(ROOT, 'dist/src/main.js')], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', KERF_DATA_DIR: tempDataDir(), KERF_DEFAULT_SEARCH_MS: '0' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    child.stderr!.on('data', (chunk) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toBe('kerf failed to start: KERF_DEFAULT_SEARCH_MS must be more than 0 (milliseconds), got "0"\n');
+  });
+
   it('a finished job answers 200, then 410 once its retention has passed', async () => {
     const server = await startServer({ env: { KERF_RETENTION_SECONDS: '2' } });
     try {

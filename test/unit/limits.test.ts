@@ -31,4 +31,17 @@ describe('number ranges', () => {
     expect(calculationRequest.safeParse(part(RANGES.size.max)).success).toBe(true);
     expect(calculationRequest.safeParse(part(RANGES.size.max * 1.000001)).success).toBe(false);
   });
+
+  it('a signed string breaks the limit as its number does, and says so', () => {
+    const base = { stock: [{ l: 2440, w: 1220 }], parts: [{ l: 600, w: 400 }] };
+    const message = (searchTime: number | string) => {
+      const parsed = calculationRequest.safeParse({ ...base, saw: { options: { searchTime } } });
+      return parsed.success ? 'accepted' : parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ');
+    };
+    expect(message('-1')).toBe(message(-1));
+    expect(message('-1')).toBe('saw.options.searchTime: must be greater than 0');
+    expect(message(' - 1/2')).toBe('saw.options.searchTime: must be greater than 0');
+    expect(message('-x')).toBe('saw.options.searchTime: expected a number, got "-x"');
+    expect(message('2')).toBe('accepted');
+  });
 });

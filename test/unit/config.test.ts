@@ -1,0 +1,21 @@
+// The settings a service reads at start: time limits must be positive (0 would end every job
+// before its first layout), and a wrong value is refused with the setting's name.
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../../src/config.js';
+
+describe('service settings', () => {
+  it('reads the time limits', () => {
+    expect(loadConfig({ KERF_JOB_BUDGET_MS: '5000', KERF_DEFAULT_SEARCH_MS: '1.5' })).toMatchObject({ jobBudgetMs: 5000, defaultSearchMs: 1.5 });
+    expect(loadConfig({ KERF_DEFAULT_SEARCH_MS: '' }).defaultSearchMs).toBe(10_000);
+  });
+
+  it.each([
+    ['KERF_DEFAULT_SEARCH_MS', '0', /KERF_DEFAULT_SEARCH_MS must be more than 0/],
+    ['KERF_JOB_BUDGET_MS', '0', /KERF_JOB_BUDGET_MS must be more than 0/],
+    ['KERF_DEFAULT_SEARCH_MS', '-1', /KERF_DEFAULT_SEARCH_MS must be a non-negative number, got "-1"/],
+    ['KERF_JOB_BUDGET_MS', '10s', /KERF_JOB_BUDGET_MS must be a non-negative number, got "10s"/],
+  ])('refuses %s=%s', (name, value, message) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(message);
+  });
+});
