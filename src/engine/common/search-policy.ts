@@ -37,7 +37,7 @@ export function atLeastDefault(plan: SearchPlan): { limitMs: number; clock: Stop
 }
 
 /**
- * Why a search that only the clock can stop early (the linear and nesting engines) stopped
+ * Why a search that only the clock can stop early (the nesting engine) stopped
  * when it ran out of time: searchTime's or the ceiling's limit when that came before the
  * budget's, else the budget.
  */
