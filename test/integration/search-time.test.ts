@@ -139,6 +139,16 @@ describe('saw.options.searchTime', () => {
     expect(layout(tinyRoll)).toEqual(layout(quickRoll));
   });
 
+  it('a linear searchTime longer than the default search goes on past its stall, never worse', async () => {
+    const [quick, long] = await Promise.all([barJob({ seed: 2 }), barJob({ seed: 2, searchTime: 2 })].map((r) => solveChecked(server.url, DEV_KEY, r, validateLinear)));
+    expect(quick.metadata.engine.stopReason).toBe('stalled');
+    // The default's search first (the same turns), then more until the time asked.
+    expect(['searchTime', 'lower-bound']).toContain(long.metadata.engine.stopReason);
+    expect(long.metadata.engine.effort).toBeGreaterThanOrEqual(quick.metadata.engine.effort);
+    expect(long.metadata.totalStockCost).toBeLessThanOrEqual(quick.metadata.totalStockCost);
+    if (long.metadata.engine.stopReason === 'searchTime') expect(long.metadata.engine.stoppedByDeadline).toBe(true);
+  });
+
   it('refuses a searchTime that is not a positive number of seconds up to 3600, naming the field', async () => {
     for (const searchTime of [0, -1, 3601, 'long']) {
       const reply = await call(`${server.url}/v3/calculate`, { method: 'POST', key: DEV_KEY, body: sheetJob({ searchTime }) });

@@ -41,6 +41,7 @@ export function encodeLinear(p: LinearProblem): Float64Array {
   a[F.H_SELECTION] = p.stockSelection === 'smallest' ? 1 : 0;
   a[F.H_OBJECTIVE] = p.objective === 'cost' ? 1 : 0;
   a[F.H_EFFORT] = p.effort ?? 0;
+  a[F.H_SEARCH_MS] = p.searchMs ?? 0;
   let b = F.HEADER_LEN;
   for (const s of p.stock) {
     a[b] = s.usable;
@@ -59,22 +60,10 @@ export function encodeLinear(p: LinearProblem): Float64Array {
   return a;
 }
 
-/**
- * Whether the engine ran to its deadline: its budget less the reserve it keeps for the
- * output (engine-as/linear/solve.ts). The engine's own flag misses some clock stops (a dive
- * ends on the deadline without setting it), and a run that lasted until its deadline may
- * have been cut anywhere, so such a run counts as stopped by the clock.
- */
-function ranToDeadline(budgetMs: number, calledAt: number): boolean {
-  const engineMs = budgetMs - (Math.min(budgetMs * 0.05, 100) + 1);
-  return performance.now() - calledAt >= engineMs;
-}
-
-function decodeLinear(out: Float64Array, startedAt: number, calledAt: number, budgetMs: number): LinearSolution {
+function decodeLinear(out: Float64Array, startedAt: number, calledAt: number): LinearSolution {
   if (out.length < F.OUT_HEADER || out[F.O_STATUS] !== 0) {
     throw new Error(`kerf linear engine: input rejected (status ${out.length ? out[F.O_STATUS] : 'none'})`);
   }
-  const clocked = out[F.O_DEADLINE] === 1 || (out[F.O_OPTIMAL] !== 1 && ranToDeadline(budgetMs, calledAt));
   const nGroups = out[F.O_NGROUPS]!;
   const nI = out[F.O_NPARTS]!;
   const unplaced = Array.from(out.subarray(F.OUT_HEADER, F.OUT_HEADER + nI));
@@ -98,7 +87,8 @@ function decodeLinear(out: Float64Array, startedAt: number, calledAt: number, bu
       iterations: out[F.O_PIVOTS]!,
       elapsedMs: performance.now() - startedAt,
       timeToBestMs: out[F.O_TIME_TO_BEST]! + (calledAt - startedAt),
-      stoppedByDeadline: clocked,
+      stoppedByDeadline: out[F.O_DEADLINE] === 1,
+      wentOnPastStall: out[F.O_DEADLINE] === 2,
       rootLpMs: out[F.O_ROOT_MS]! >= 0 ? out[F.O_ROOT_MS]! : null,
       pricings: out[F.O_PRICINGS]!,
       rootPivots: out[F.O_ROOT_PIVOTS]!,
@@ -114,17 +104,18 @@ export function solveLinear(problem: LinearProblem, module: WebAssembly.Module):
   const startedAt = performance.now();
   const input = encodeLinear(problem);
   const { out, calledAt } = runFlat<LinearExports>(module, 'linear engine', input, (engine) => engine.solveLinear());
-  return decodeLinear(out, startedAt, calledAt, problem.budgetMs);
+  return decodeLinear(out, startedAt, calledAt);
 }
 
 /** The 'linear/-' solver of the calculation dispatcher: request -> problem -> engine -> record. */
 export function linearBars(request: CalcRequest, options: { jobId: number; budgetMs: number; minOffcut: number; defaultSearchMs?: number }): ResultRecord {
   // The engine searches until its plan is proven optimal, 200 turns find nothing better, or
-  // its time is up. It cannot go on past that stall, so searchTime only lengthens its clock:
-  // never shorter than the default's, so a searchTime plan is never worse than the default's.
+  // its time is up. A searchTime runs the same search under a clock no shorter than the
+  // default's, and when it stalls before that time it goes on until then: its plan is never
+  // worse than the default's at the same seed.
   const plan = searchPlan(request, options.budgetMs, options.defaultSearchMs);
   const clock = atLeastDefault(plan);
-  const mapped = toLinearProblem(request, clock.limitMs);
+  const mapped = toLinearProblem(request, clock.limitMs, plan.rule === 'searchTime' ? plan.searchMs : 0);
   let solution = solveLinear(mapped.problem, loadLinearModule());
   if (request.saw.options.leftover) {
     // One remnant per material, profile and thickness: bars that share a rack.
@@ -132,7 +123,8 @@ export function linearBars(request: CalcRequest, options: { jobId: number; budge
     solution = longestRemnants(mapped.problem, solution, request.parts.map((p) => p.l), rack);
   }
   const record = buildLinearRecord(request, mapped, solution, options);
-  const stopReason = solution.optimal ? 'lower-bound' : solution.stats.stoppedByDeadline ? clock.clock : 'stalled';
+  const { optimal, stats } = solution;
+  const stopReason = optimal ? 'lower-bound' : stats.stoppedByDeadline ? clock.clock : stats.wentOnPastStall ? 'searchTime' : 'stalled';
   record.metadata.engine = {
     ...record.metadata.engine, stopReason, effort: solution.stats.iterations, lowerBound: solution.lowerBound, searchLimitMs: plan.searchMs,
   };
