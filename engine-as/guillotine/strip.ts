@@ -506,6 +506,7 @@ export function solveStrip(input: Float64Array): Float64Array {
   let curLen: f64 = Infinity;
   let curTail: f64 = Infinity;
   let lastGain = 0;
+  let clocked = false;
   // A long stall hands the rest of the share to the backtracking search: small jobs then
   // finish by effort, not by the clock (deterministic), and searches get the time they need.
   while (best === null || (s.work < limit && now() < bestFitEnd && best.l > lowerBound + EPS && iterations - lastGain < STALL_ITERATIONS)) {
@@ -517,7 +518,10 @@ export function solveStrip(input: Float64Array): Float64Array {
     const target = best === null ? Infinity : best.l;
     const step = integral ? 1.0 : best === null ? 0.0 : 1e-4 * best.l;
     const built = construct(s, rng, target, step, best === null ? Infinity : bestFitEnd);
-    if (built === null) break;
+    if (built === null) {
+      clocked = true;
+      break;
+    }
     const root = built!;
     if (iterations == 0) first = root.l;
     iterations++;
@@ -532,11 +536,15 @@ export function solveStrip(input: Float64Array): Float64Array {
     }
   }
   let b = best!;
+  // The best fit ended on its share of the clock while effort, bound and stall let it go on.
+  if (!clocked && s.work < limit && b.l > lowerBound + EPS && iterations - lastGain < STALL_ITERATIONS) clocked = true;
   // Every part placed by the best fit (parts wider than the roll never reach here).
   if (b.l > lowerBound + EPS) {
     const nodeBudget = (work - s.work) / TREE_NODE_WORK;
     const exact = searchShorter(tree, Y, k, maxPhase, b.l, deadline, nodeBudget, seed + 2);
     if (exact.root !== null && exact.length < b.l - EPS) b = exact.root!;
+    // Ending at or past the deadline counts as cut by it (a search that finished just then too).
+    if (now() >= deadline) clocked = true;
   }
   types.assignParts(b);
   const nodes = countNodes(b);
@@ -547,6 +555,7 @@ export function solveStrip(input: Float64Array): Float64Array {
   out[F.SO_FIRST] = first;
   out[F.SO_NODES] = <f64>nodes;
   out[F.SO_LOWER_BOUND] = lowerBound;
+  out[F.SO_DEADLINE] = clocked ? 1.0 : 0.0;
   writeNode(out, F.SO_HEADER, b);
   return out;
 }

@@ -3,7 +3,7 @@
 // both import these numbers. Plain `export const` integers only: this file compiles as
 // AssemblyScript (each an inlined i32) and as TypeScript. A change of meaning bumps the version.
 
-export const FORMAT_VERSION = 4;
+export const FORMAT_VERSION = 5;
 
 // ---- input (f64) ----
 export const H_VERSION = 0;
@@ -15,7 +15,8 @@ export const H_BUDGET = 5; // ms
 export const H_SELECTION = 6; // 0 = efficiency, 1 = smallest
 export const H_OBJECTIVE = 7; // 0 = bar count, 1 = cost
 export const H_EFFORT = 8; // LP pivots the search may take, 0 = no limit
-export const HEADER_LEN = 9;
+export const H_SEARCH_MS = 9; // ms before which a stalled search goes on (saw.options.searchTime), 0 = none
+export const HEADER_LEN = 10;
 // Stock row: usable length, quantity (-1 unlimited), cost.
 export const STOCK_STRIDE = 3;
 // Part row: length, demand.
@@ -29,7 +30,7 @@ export const O_LOWER_BOUND = 2;
 export const O_OPTIMAL = 3; // 1 = proven optimal
 export const O_LP_VALUE = 4; // -1 unknown
 export const O_TIME_TO_BEST = 5; // ms
-export const O_DEADLINE = 6; // 1 = stopped by the deadline
+export const O_DEADLINE = 6; // 1 = stopped by the deadline, 2 = went on past its stall until H_SEARCH_MS
 export const O_NPARTS = 7;
 export const O_DIVES = 8;
 export const O_PIVOTS = 9; // LP pivots (the service reports them as iterations)

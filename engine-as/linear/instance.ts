@@ -5,7 +5,8 @@
 //
 // Input layout (declared in linear/format.ts, which the service's boundary imports too):
 //   header: version, nT stock rows, nI part rows, kerf, seed, budgetMs, stockSelection
-//   (0 efficiency, 1 smallest), objective (0 count, 1 cost), effort (pivots, 0 = no limit)
+//   (0 efficiency, 1 smallest), objective (0 count, 1 cost), effort (pivots, 0 = no limit),
+//   searchMs (a stalled search goes on until then, 0 = none)
 //   then nT x [usable length, quantity (-1 unlimited), cost]
 //   then nI x [length, demand]
 //   then nI*nT allowed flags (row i, column t).
@@ -20,6 +21,8 @@ export class Instance {
   budgetMs: f64 = 0;
   /** LP pivots the search may take (0 = no limit): a limit the clock does not move. */
   effort: f64 = 0;
+  /** Until this many ms have passed a stalled search goes on (searchTime); 0 = it stops at once. */
+  searchMs: f64 = 0;
   smallest: bool = false;
   byCost: bool = false;
   /** Capacity with the kerf trick (usable + kerf), quantity (-1 = unlimited), weight in the objective. */
@@ -54,6 +57,7 @@ export function decode(a: Float64Array): Instance | null {
   inst.seed = a[F.H_SEED];
   inst.budgetMs = a[F.H_BUDGET];
   inst.effort = a[F.H_EFFORT] > 0 ? a[F.H_EFFORT] : 0;
+  inst.searchMs = a[F.H_SEARCH_MS] > 0 ? a[F.H_SEARCH_MS] : 0;
   inst.smallest = a[F.H_SELECTION] == 1;
   inst.byCost = a[F.H_OBJECTIVE] == 1;
   inst.cap = new Float64Array(nT);

@@ -45,7 +45,7 @@ export function encodeResult(inst: Instance, s: Search): Float64Array {
   a[F.O_OPTIMAL] = s.optimal() ? 1 : 0;
   a[F.O_LP_VALUE] = s.lpValue;
   a[F.O_TIME_TO_BEST] = s.timeToBest;
-  a[F.O_DEADLINE] = s.stoppedByDeadline ? 1 : 0;
+  a[F.O_DEADLINE] = s.stoppedByDeadline ? 1 : s.wentOnPastStall ? 2 : 0;
   a[F.O_NPARTS] = inst.nI;
   a[F.O_DIVES] = s.dives;
   a[F.O_PIVOTS] = s.master.pivots;

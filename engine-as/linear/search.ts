@@ -86,6 +86,8 @@ export class Search {
   rootMs: f64 = -1;
   rootPivots: i32 = 0;
   stoppedByDeadline: bool = false;
+  /** The search went on past its stall because the job asked for a longer search. */
+  wentOnPastStall: bool = false;
   // Scratch for a dive.
   dr: Int32Array;
   qr: Int32Array;
@@ -170,6 +172,22 @@ export class Search {
   run(): void {
     this.searchPlans();
     if (!this.budget.expired() && this.best!.patterns > 1) this.reducePatterns();
+    // Whatever the deadline ended (a dive, the proof, the set-ups above), the plan depends on the clock.
+    if (this.budget.expired()) this.stoppedByDeadline = true;
+  }
+
+  /**
+   * MAX_STALE_DIVES turns in a row found nothing better: the search ends, unless the job asked
+   * to search for longer (inst.searchMs): then it goes on until that time, and its plan
+   * depends on the clock (wentOnPastStall).
+   */
+  private stalled(stale: i32): bool {
+    if (stale < MAX_STALE_DIVES) return false;
+    if (this.budget.elapsed() < this.inst.searchMs) {
+      this.wentOnPastStall = true;
+      return false;
+    }
+    return true;
   }
 
   /**
@@ -262,7 +280,7 @@ export class Search {
       // No LP: bar elimination alone, until it stalls or the budget ends.
       this.eliminate(FIRST_ELIMINATION_WORK);
       let stale: i32 = 0;
-      while (!this.optimal() && stale < MAX_STALE_DIVES) {
+      while (!this.optimal() && !this.stalled(stale)) {
         if (this.budget.expired()) {
           this.stoppedByDeadline = true;
           break;
@@ -307,7 +325,7 @@ export class Search {
     // deterministic end, so a result does not depend on the machine when the budget is ample).
     let stale: i32 = 0;
     let round: i32 = 0;
-    while (!this.optimal() && stale < MAX_STALE_DIVES && !this.effortSpent()) {
+    while (!this.optimal() && !this.stalled(stale) && !this.effortSpent()) {
       if (this.budget.expired()) {
         this.stoppedByDeadline = true;
         break;

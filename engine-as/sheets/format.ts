@@ -123,5 +123,6 @@ export const SO_ITERATIONS = 2;
 export const SO_FIRST = 3; // length of the first (noise-free) strip
 export const SO_NODES = 4;
 export const SO_LOWER_BOUND = 5;
-export const SO_HEADER = 6;
+export const SO_DEADLINE = 6; // 1 = a clock limit cut the run (its result depends on the machine)
+export const SO_HEADER = 7;
 // Then the tree in preorder, NODE_STRIDE values per node, coordinates from the usable corner.

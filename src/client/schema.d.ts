@@ -622,7 +622,7 @@ export interface components {
                         stockArea: number;
                         placedArea: number;
                     };
-                    /** @description kerf addition (nesting): searches run one after the other on the job thread, with seeds of their own, the best layout kept (2 on roll stock: the request seed and a second one derived from it; 1 on sheets); iterations add up over all of them. */
+                    /** @description kerf addition (nesting): searches run one after the other on the job thread, with seeds of their own, the best layout kept (2 on roll stock: the request seed and a second one derived from it; 1 on sheets; with searchTime, as many again when the time asked outlasts the default search); iterations add up over all of them. */
                     runs?: number;
                     /** @description kerf addition (linear stock): engine time until the root LP bound was known; null when it was not reached. */
                     rootLpMs?: number | null;

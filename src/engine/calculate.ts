@@ -47,7 +47,7 @@ function guillotineSheets(request: CalcRequest, options: CalculateOptions): Resu
   const mapped = toGuillotineProblem(request, searchBudgetMs);
   const module = loadEngineModule();
   const shapes = addGroupParts(request, mapped.problem, mapped.blocked);
-  let solution = solveGuillotine({ ...mapped.problem, stopRule: plan.rule, searchMs: plan.searchMs }, module);
+  let solution = solveGuillotine({ ...mapped.problem, stopRule: plan.rule, searchMs: plan.searchMs, ceilingMs: plan.ceilingMs }, module);
   if (leftover) {
     // One leftover per material: stock of one material and thickness is one rack.
     const rack = (row: number) => `${request.stock[row]!.material.trim().toLowerCase()}|${request.stock[row]!.t ?? ''}`;

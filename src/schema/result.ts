@@ -159,7 +159,7 @@ export const resultMetadata = z.object({
       .number()
       .int()
       .optional()
-      .describe('kerf addition (nesting): searches run one after the other on the job thread, with seeds of their own, the best layout kept (2 on roll stock: the request seed and a second one derived from it; 1 on sheets); iterations add up over all of them.'),
+      .describe('kerf addition (nesting): searches run one after the other on the job thread, with seeds of their own, the best layout kept (2 on roll stock: the request seed and a second one derived from it; 1 on sheets; with searchTime, as many again when the time asked outlasts the default search); iterations add up over all of them.'),
     rootLpMs: z.number().nullable().optional().describe('kerf addition (linear stock): engine time until the root LP bound was known; null when it was not reached.'),
     pricings: z.number().int().optional().describe('kerf addition (linear stock): knapsack pricing rounds of the column generation.'),
     rootPivots: z.number().int().optional().describe('kerf addition (linear stock): simplex pivots of the root LP.'),

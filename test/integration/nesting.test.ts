@@ -348,6 +348,19 @@ describe('nesting on rolls: a longer search on request', () => {
     }
   });
 
+  it('does the default search first: a searchTime shorter than it gives the default layout, effort and bound', async () => {
+    const layout = (r: any) => r.parts.map((p: any) => [p.id, p.x, p.y, p.rotation, p.mirrored]);
+    for (const job of [request(), mixed]) {
+      const byDefault = await solve(job);
+      const tiny = await solve({ ...job, saw: { ...job.saw, options: { ...(job.saw as any).options, searchTime: 0.001 } } });
+      expect(layout(tiny)).toEqual(layout(byDefault));
+      expect(tiny.metadata.engine.effort).toBe(byDefault.metadata.engine.effort);
+      // Past the time asked when the default ended (or at the sheets' bound): nothing more to do.
+      expect(['searchTime', 'lower-bound']).toContain(tiny.metadata.engine.stopReason);
+      for (const r of [byDefault, tiny]) expect(r.metadata.engine.lowerBound).toBe(r.metadata.lowerBound);
+    }
+  });
+
   it('refuses a searchTime that is not a positive number of seconds up to 3600', async () => {
     for (const searchTime of [0, -1, 3601, 'long']) {
       const reply = await post(request({ searchTime }));
@@ -356,6 +369,27 @@ describe('nesting on rolls: a longer search on request', () => {
       const canonical = await post({ ...request(), saw: { ...request().saw, options: { searchTime } } });
       expect(canonical.status).toBe(400);
       expect(canonical.json.details.issues[0].path).toBe('saw.options.searchTime');
+    }
+  });
+});
+
+describe('nesting under a job budget too short for any search', () => {
+  let tight: KerfServer;
+  beforeAll(async () => {
+    tight = await startServer({ env: { KERF_RATE_PER_MINUTE: '10000', KERF_JOB_BUDGET_MS: '1' } });
+  });
+  afterAll(async () => {
+    await tight?.stop();
+  });
+
+  it('still answers with its complete first layout, says the budget ended it, and blames no stock', async () => {
+    const roll = { saw: { cutType: 'nesting', stockType: 'roll', bladeWidth: 3 }, stock: [{ l: 10000, w: 600 }], parts: mixed.parts };
+    for (const job of [mixed, roll, { ...mixed, saw: { ...mixed.saw, options: { ...mixed.saw.options, searchTime: 0.001 } } }]) {
+      const result = await solveChecked(tight.url, DEV_KEY, job, validateNestingRecord);
+      expect(placed(result)).toHaveLength(13);
+      expect(result.unusableParts).toEqual([]);
+      expect(result.metadata.engine.stopReason).toBe('budget');
+      expect(result.metadata.engine.stoppedByDeadline).toBe(true);
     }
   });
 });

@@ -28,7 +28,23 @@ function sheetJob(options: object = {}, extra: object = {}) {
   return { saw: { bladeWidth: 4, options, ...extra }, stock: [{ l: 2440, w: 1220 }, { l: 2070, w: 1000 }], parts };
 }
 
+/** A roll no length bound closes (20 part rows): the fixed effort ends the default's runs, and only the clock ends a searchTime's. */
+function rollJob(options: object = {}) {
+  const rows = [[300, 538, 2], [734, 124, 2], [377, 125, 1], [770, 567, 2], [435, 363, 2], [640, 474, 1], [449, 509, 1], [453, 144, 2], [676, 272, 1], [769, 159, 1],
+    [437, 152, 1], [542, 471, 1], [532, 545, 1], [522, 269, 1], [473, 442, 1], [250, 520, 2], [389, 578, 1], [262, 222, 2], [520, 337, 1], [423, 186, 1]];
+  return { saw: { stockType: 'roll', bladeWidth: 4, options }, stock: [{ l: 10000, w: 2070 }], parts: rows.map(([l, w, q]) => ({ l, w, q })) };
+}
+
+/** Bars of two lengths at two costs: the default stalls above the bound, after a search the clock would cut short. */
+function barJob(options: object = {}) {
+  return {
+    saw: { stockType: 'linear', bladeWidth: 3, options }, stock: [{ l: 6000, w: 40, unlimitedQuantity: true, cost: 10 }, { l: 4700, w: 40, unlimitedQuantity: true, cost: 8 }],
+    parts: [[2900, 3], [2300, 4], [1700, 5], [1100, 6], [650, 7]].map(([l, q]) => ({ l, w: 40, q })),
+  };
+}
+
 const layout = (result: any) => result.parts.map((p: any) => [p.id, p.stock?.id, p.x, p.y, p.rot]);
+const bars = (result: any) => result.parts.map((p: any) => [p.id, p.stock?.id, p.x]);
 const sheet = (base: string, request: unknown) => solveChecked(base, DEV_KEY, request, validateLayout);
 
 describe('the default search policy', () => {
@@ -107,6 +123,32 @@ describe('saw.options.searchTime', () => {
     expect(alias.saw.options.searchTime).toBe(1);
   });
 
+  it('a searchTime shorter than the default search still does the whole default search (linear, rolls)', async () => {
+    const [quickBars, tinyBars] = await Promise.all([barJob({ seed: 2 }), barJob({ seed: 2, searchTime: 0.001 })].map((r) => solveChecked(server.url, DEV_KEY, r, validateLinear)));
+    // The engine cannot go on past its stall, so both stop there: the same plan, and a repeatable reason.
+    expect(tinyBars.metadata.engine.stopReason).toBe(quickBars.metadata.engine.stopReason);
+    expect(['stalled', 'lower-bound']).toContain(tinyBars.metadata.engine.stopReason);
+    expect(tinyBars.metadata.engine.effort).toBe(quickBars.metadata.engine.effort);
+    expect(bars(tinyBars)).toEqual(bars(quickBars));
+    const [quickRoll, tinyRoll] = await Promise.all([rollJob({ seed: 2 }), rollJob({ seed: 2, searchTime: 0.001 })].map((r) => sheet(server.url, r)));
+    expect(quickRoll.metadata.engine.stopReason).toBe('effort');
+    // The default's runs first (fixed effort), and no time is left for more: the default's roll.
+    expect(tinyRoll.metadata.engine.stopReason).toBe('effort');
+    expect(tinyRoll.metadata.engine.effort).toBe(quickRoll.metadata.engine.effort);
+    expect(tinyRoll.metadata.totalRollLength).toBe(quickRoll.metadata.totalRollLength);
+    expect(layout(tinyRoll)).toEqual(layout(quickRoll));
+  });
+
+  it('a linear searchTime longer than the default search goes on past its stall, never worse', async () => {
+    const [quick, long] = await Promise.all([barJob({ seed: 2 }), barJob({ seed: 2, searchTime: 2 })].map((r) => solveChecked(server.url, DEV_KEY, r, validateLinear)));
+    expect(quick.metadata.engine.stopReason).toBe('stalled');
+    // The default's search first (the same turns), then more until the time asked.
+    expect(['searchTime', 'lower-bound']).toContain(long.metadata.engine.stopReason);
+    expect(long.metadata.engine.effort).toBeGreaterThanOrEqual(quick.metadata.engine.effort);
+    expect(long.metadata.totalStockCost).toBeLessThanOrEqual(quick.metadata.totalStockCost);
+    if (long.metadata.engine.stopReason === 'searchTime') expect(long.metadata.engine.stoppedByDeadline).toBe(true);
+  });
+
   it('refuses a searchTime that is not a positive number of seconds up to 3600, naming the field', async () => {
     for (const searchTime of [0, -1, 3601, 'long']) {
       const reply = await call(`${server.url}/v3/calculate`, { method: 'POST', key: DEV_KEY, body: sheetJob({ searchTime }) });
@@ -136,5 +178,41 @@ describe('limits above the search', () => {
     expect(capped.metadata.engine.stopReason).toBe('budget');
     expect(capped.metadata.engine.searchLimitMs).toBe(2000);
     expect(capped.parts.every((p: any) => p.stock)).toBe(true);
+  });
+
+  it('names the clock that cut a linear or roll search, never a repeatable reason', async () => {
+    const clocks = ['ceiling', 'searchTime', 'budget'];
+    for (const options of [{}, { searchTime: 0.001 }]) {
+      const cut = await solveChecked(limited.url, DEV_KEY, barJob(options), validateLinear);
+      expect(clocks).toContain(cut.metadata.engine.stopReason);
+      expect(cut.metadata.engine.stoppedByDeadline).toBe(true);
+    }
+    const roll = await sheet(limited.url, rollJob());
+    expect(roll.metadata.engine.stopReason).toBe('ceiling');
+    // Past the default's runs the search goes on until the time asked, cut here by the budget.
+    const long = await sheet(limited.url, rollJob({ searchTime: 600 }));
+    expect(long.metadata.engine.stopReason).toBe('budget');
+    expect(long.metadata.engine.stoppedByDeadline).toBe(true);
+  });
+});
+
+describe('a job budget of 1 ms', () => {
+  let none: KerfServer;
+
+  beforeAll(async () => {
+    // Less than the engine's reserve: its search ends before the first layout is complete.
+    none = await startServer({ env: { KERF_RATE_PER_MINUTE: '10000', KERF_JOB_BUDGET_MS: '1' } });
+  });
+
+  afterAll(async () => {
+    await none?.stop();
+  });
+
+  it('still says lower-bound for a first layout that meets its bound, and budget for one that does not', async () => {
+    const exact = await sheet(none.url, { saw: { bladeWidth: 0 }, stock: [{ l: 2400, w: 1200 }], parts: [{ l: 600, w: 400, q: 36 }] });
+    expect(exact.metadata.totalUsedStock).toBe(3);
+    expect(exact.metadata.engine.stopReason).toBe('lower-bound');
+    const open = await sheet(none.url, sheetJob());
+    expect(open.metadata.engine.stopReason).toBe('budget');
   });
 });

@@ -229,6 +229,21 @@ describe('linear engine', () => {
     }
   });
 
+  it('says the clock stopped it whenever the result may differ from the unlimited run (several bar lengths)', () => {
+    const stock = [{ usable: 6000, q: 12, cost: 0 }, { usable: 5000, q: 8, cost: 0 }, { usable: 3500, q: 6, cost: 0 }];
+    const parts: [number, number][] = [[1597, 4], [2531, 4], [1123, 4], [1902, 1], [1172, 4], [3432, 3], [2130, 3], [2513, 4], [2950, 2], [2185, 4], [1906, 2], [1230, 3]];
+    const free = solveLinear(problem(stock, parts, { kerf: 5, budgetMs: 600_000 }), mod);
+    expect(free.stats.stoppedByDeadline).toBe(false);
+    // Budgets that end the search anywhere from the root LP to the dives: a run not flagged is the unlimited one.
+    for (const budgetMs of [20, 60, 150, 300]) {
+      const s = solveLinear(problem(stock, parts, { kerf: 5, budgetMs }), mod);
+      if (!s.stats.stoppedByDeadline) {
+        expect(s.stats.iterations).toBe(free.stats.iterations);
+        expect(s.groups).toEqual(free.groups);
+      }
+    }
+  });
+
   it('ends a hard instance with a valid plan, either proven or stopped at its budget', () => {
     let seed = 7;
     const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);

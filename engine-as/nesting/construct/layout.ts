@@ -79,7 +79,7 @@ export class Layout extends Placements {
     this.cutShort = false;
     const budget = this.budget;
     for (let pos = from; pos < n; pos++) {
-      // A huge job must still answer within its budget, even from the first construction.
+      // Search candidates stop at the deadline; the first construction has no budget (it always completes).
       if (budget !== null && (pos & 7) == 0 && budget.expired()) {
         for (let rest = pos; rest < n; rest++) this.sheetOf[rest] = -1;
         this.cutShort = true;

@@ -63,7 +63,6 @@ export class Search {
     const inst = this.inst;
     const n = this.itemType.length;
     const current = new Layout(inst, this.itemType);
-    current.budget = this.budget;
     // Start: largest parts first (their holes then take the small ones), ties by type.
     sortKeys = new Array<f64>(n);
     for (let i = 0; i < n; i++) {
@@ -74,11 +73,14 @@ export class Search {
     for (let i = 0; i < n; i++) idx[i] = i;
     idx.sort(largerFirst);
     for (let i = 0; i < n; i++) current.order[i] = idx[i];
+    // The first construction always runs to the end, whatever the clock: it is bounded work,
+    // and a job must answer with a complete layout (one that places what the stock can take).
     current.rebuildFrom(0);
+    current.budget = this.budget;
     let currentCost = current.cost();
     this.evaluations = 1;
     this.keep(current, currentCost);
-    if (current.cutShort) {
+    if (this.budget.expired()) {
       this.stoppedByDeadline = true;
       return;
     }
@@ -117,15 +119,19 @@ export class Search {
       const left = this.budget.deadline - this.budget.start - this.budget.elapsed();
       const maxSweeps: i64 = inst.effort > 0 ? <i64>(inst.effort * 2) : i64.MAX_VALUE;
       const before = this.best.sheets.length;
-      this.evaluations += <i32>emptyLastSheets(this.best, rng, new Budget(left * 0.8), maxSweeps);
+      const emptyBudget = new Budget(left * 0.8);
+      this.evaluations += <i32>emptyLastSheets(this.best, rng, emptyBudget, maxSweeps);
+      if (emptyBudget.expired()) this.stoppedByDeadline = true;
       this.compactions = before - this.best.sheets.length;
       if (this.compactions > 0) {
         this.bestCost = this.best.cost();
         this.timeToBestMs = this.budget.elapsed();
       }
     }
-    if (orderCutShort || this.budget.expired()) this.stoppedByDeadline = true;
+    if (orderCutShort) this.stoppedByDeadline = true;
     downsizeSheets(this.best, this.budget);
+    // Judged last: downsizing also stops at the deadline.
+    if (this.budget.expired()) this.stoppedByDeadline = true;
   }
 
   private searchOrder(current: Layout, currentCost: f64, rng: Rng, budget: Budget, effort: f64): void {

@@ -7,7 +7,7 @@ import type { EngineNode, EngineSolution, GuillotineProblem } from '../guillotin
 import { laterStop } from '../common/stop-reason.js';
 import { solveOnce } from '../guillotine/boundary.js';
 import { solveOpenLength } from '../guillotine/rolls.js';
-import { partsArea, partsOf } from '../guillotine/tree.js';
+import { compareSolutions, partsOf } from '../guillotine/tree.js';
 
 /** Share of the budget given to the free packer (rolls: its strip search usually ends at the length bound). */
 const FREE_SHARE = 0.5;
@@ -29,12 +29,19 @@ export function solveFreeBest(problem: GuillotineProblem, module: WebAssembly.Mo
   const startedAt = performance.now();
   const open = problem.stock.some((s) => s.open);
   const share = open ? FREE_SHARE_OPEN : FREE_SHARE;
-  const freeProblem = { ...problem, budgetMs: problem.budgetMs * share, ...(problem.searchMs !== undefined ? { searchMs: problem.searchMs * share } : {}) };
+  const freeProblem = {
+    ...problem, budgetMs: problem.budgetMs * share,
+    ...(problem.searchMs !== undefined ? { searchMs: problem.searchMs * share } : {}),
+    ...(problem.ceilingMs !== undefined ? { ceilingMs: problem.ceilingMs * share } : {}),
+  };
   const free = open ? solveOpenLength(freeProblem, module) : solveOnce(freeProblem, module);
   const left = Math.max(1, problem.budgetMs - (performance.now() - startedAt));
   const secondAt = performance.now() - startedAt;
   // Rolls cut to their length bound cannot be beaten: no guillotine run.
-  const searchLeft = problem.searchMs !== undefined ? { searchMs: Math.max(1, problem.searchMs - secondAt) } : {};
+  const searchLeft = {
+    ...(problem.searchMs !== undefined ? { searchMs: Math.max(1, problem.searchMs - secondAt) } : {}),
+    ...(problem.ceilingMs !== undefined ? { ceilingMs: Math.max(1, problem.ceilingMs - secondAt) } : {}),
+  };
   const guillotine: GuillotineProblem = { ...problem, placement: 'guillotine', budgetMs: left, ...searchLeft };
   const cut = open && atLengthBound(problem, free) ? free : open ? solveOpenLength(guillotine, module) : solveOnce(guillotine, module);
   const useFree = compareSolutions(problem, free, cut) <= 0;
@@ -55,28 +62,6 @@ export function solveFreeBest(problem: GuillotineProblem, module: WebAssembly.Mo
       ...(free.stats.greedy ? { greedy: free.stats.greedy } : {}),
     },
   };
-}
-
-/** Negative when a is better: more placed area, then less stock (roll length, sheet area), then cost. */
-function compareSolutions(problem: GuillotineProblem, a: EngineSolution, b: EngineSolution): number {
-  const measure = (sol: EngineSolution) => {
-    let placed = 0;
-    let stock = 0;
-    let cost = 0;
-    for (const sh of sol.sheets) {
-      const row = problem.stock[sh.stock]!;
-      placed += partsArea(sh.root);
-      stock += (sh.length ?? row.l) * row.w;
-      cost += row.cost;
-    }
-    return { placed, stock, cost };
-  };
-  const ma = measure(a);
-  const mb = measure(b);
-  const tol = 1e-9 * Math.max(1, ma.placed, mb.placed, ma.stock, mb.stock);
-  if (Math.abs(ma.placed - mb.placed) > tol) return mb.placed - ma.placed;
-  if (Math.abs(ma.stock - mb.stock) > tol) return ma.stock - mb.stock;
-  return ma.cost - mb.cost;
 }
 
 /** A layout as a free root over its usable region (a guillotine tree keeps only its parts). */

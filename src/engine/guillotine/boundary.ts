@@ -218,6 +218,8 @@ export interface StripAnswer {
   /** Length of the first (noise-free) strip. */
   firstUsed: number;
   lowerBound: number;
+  /** A clock limit cut the run (its result then depends on the machine). */
+  stoppedByDeadline: boolean;
 }
 
 /** One strip packing run in a fresh instance of `module`. */
@@ -233,6 +235,6 @@ export function runStrip(run: StripRun, parts: StripPart[], x0: number, y0: numb
   parts.forEach((p, i) => input.set([p.l, p.w, p.q, p.mask], F.S_HEADER_LEN + i * F.S_PART_STRIDE));
   const { out } = runFlat<EngineExports>(module, 'strip packer', input, (engine) => engine.solveStrip());
   if (out.length < F.SO_HEADER || out[F.SO_STATUS] !== 0) throw new Error(`kerf engine: strip input rejected (status ${out.length ? out[F.SO_STATUS] : 'none'})`);
-  const answer = { used: out[F.SO_LENGTH]!, iterations: out[F.SO_ITERATIONS]!, firstUsed: out[F.SO_FIRST]!, lowerBound: out[F.SO_LOWER_BOUND]! };
+  const answer = { used: out[F.SO_LENGTH]!, iterations: out[F.SO_ITERATIONS]!, firstUsed: out[F.SO_FIRST]!, lowerBound: out[F.SO_LOWER_BOUND]!, stoppedByDeadline: out[F.SO_DEADLINE] === 1 };
   return { tree: decodeTree(out, F.SO_HEADER, x0, y0).node, ...answer };
 }

@@ -5,7 +5,8 @@
 import type { EngineNode, EnginePart, EngineSheet, EngineSolution, GreedyStart, GuillotineProblem } from './types.js';
 import type { StopReason } from '../common/stop-reason.js';
 import { runStrip, solveOnce, type StripPart } from './boundary.js';
-import { partsArea, partsEnd, shiftClamp, unplacedOf } from './tree.js';
+import { compareSolutions, partsArea, partsEnd, shiftClamp, unplacedOf } from './tree.js';
+import { atLeastDefault } from '../common/search-policy.js';
 
 // ---- one roll after another ----
 // A roll is first solved as a row of bands (see
@@ -25,14 +26,46 @@ function usedLength(root: EngineNode): number {
 
 export function solveOpenLength(asked: GuillotineProblem, module: WebAssembly.Module): EngineSolution {
   const startedAt = performance.now();
-  // Many engine runs share a roll's time, so each keeps the fixed effort; a searchTime becomes
-  // their clock instead (no effort limit), the budget's shares then taken from it.
-  // The default policy's ceiling still caps their clock.
+  // Many engine runs share a roll's time, each at the fixed effort (rule effort, the default's
+  // stop): first as the default would, under its clock (the ceiling, or searchTime's when
+  // longer); then, with searchTime and time left, a run with no effort limit until the time
+  // asked, kept when it is better. So a searchTime never gives a longer roll than the default.
   const rule = asked.stopRule ?? 'effort';
-  const limitMs = rule !== 'effort' && asked.searchMs !== undefined ? Math.min(asked.budgetMs, asked.searchMs) : asked.budgetMs;
-  const timed = rule === 'searchTime';
-  const problem: GuillotineProblem = { ...asked, stopRule: 'effort', budgetMs: limitMs, ...(timed ? { effort: 0 } : {}) };
-  const clockStop: StopReason = limitMs < asked.budgetMs ? (timed ? 'searchTime' : 'ceiling') : 'budget';
+  const budgetMs = asked.budgetMs;
+  const searchMs = rule !== 'effort' && asked.searchMs !== undefined ? Math.min(budgetMs, asked.searchMs) : budgetMs;
+  const ceilingMs = rule === 'searchTime' ? Math.min(budgetMs, asked.ceilingMs ?? budgetMs) : searchMs;
+  const first = atLeastDefault({ budgetMs, rule: rule === 'searchTime' ? 'searchTime' : 'stall', searchMs, ceilingMs });
+  const base: GuillotineProblem = { ...asked, stopRule: 'effort' };
+  let best = solveRolls({ ...base, budgetMs: first.limitMs }, module);
+  let clock: StopReason | undefined = best.stats.stoppedByDeadline ? first.clock : undefined;
+  const leftMs = startedAt + searchMs - performance.now();
+  if (rule === 'searchTime' && best.stats.stopReason !== 'lower-bound' && leftMs >= MIN_RUN_MS) {
+    const more = solveRolls({ ...base, effort: 0, budgetMs: leftMs }, module);
+    const t0 = performance.now() - startedAt - more.stats.elapsedMs;
+    const kept = compareSolutions(asked, more, best) < 0 ? { ...more, stats: { ...more.stats, timeToBestMs: t0 + more.stats.timeToBestMs } } : best;
+    // With no effort limit only the bound or the clock ends it.
+    if (more.stats.stopReason !== 'lower-bound') clock = searchMs >= budgetMs ? 'budget' : 'searchTime';
+    best = {
+      ...kept,
+      stats: {
+        ...kept.stats,
+        iterations: best.stats.iterations + more.stats.iterations,
+        effort: best.stats.effort + more.stats.effort,
+        stoppedByDeadline: best.stats.stoppedByDeadline || more.stats.stoppedByDeadline,
+        ...(best.stats.greedy ? { greedy: best.stats.greedy } : {}),
+      },
+    };
+  }
+  const stopReason: StopReason = best.stats.stopReason === 'lower-bound' ? 'lower-bound' : clock ?? 'effort';
+  return { ...best, stats: { ...best.stats, elapsedMs: performance.now() - startedAt, stopReason } };
+}
+
+/** A run of the rolls shorter than this is not started (too short to do anything useful). */
+const MIN_RUN_MS = 5;
+
+/** One pass over the roll rows within problem.budgetMs: 'lower-bound' when every piece meets its bound, else 'effort' (the caller names the clock when stoppedByDeadline). */
+function solveRolls(problem: GuillotineProblem, module: WebAssembly.Module): EngineSolution {
+  const startedAt = performance.now();
   const deadline = startedAt + problem.budgetMs;
   const left = problem.parts.map((p) => p.q);
   // Offcut rolls (remnants the shop owns) are cut first; otherwise rolls go in row order.
@@ -79,9 +112,7 @@ export function solveOpenLength(asked: GuillotineProblem, module: WebAssembly.Mo
   }
   let used = 0;
   for (const sh of sheets) used += sh.length! - problem.stock[sh.stock]!.trim.w1 - problem.stock[sh.stock]!.trim.w2;
-  const stopReason: StopReason = left.every((u) => u === 0) && used <= bound + 1e-9
-    ? 'lower-bound'
-    : stopped ? clockStop : 'effort';
+  const stopReason: StopReason = left.every((u) => u === 0) && used <= bound + 1e-9 ? 'lower-bound' : 'effort';
   return {
     sheets,
     unplaced: left,
@@ -139,6 +170,8 @@ function solveRoll(problem: GuillotineProblem, given: EnginePart[], r: number, b
   // Half the budget to the band search, the rest to bisection below the length it found.
   let banded: BandedRoll | undefined;
   let bandedUsed = Infinity;
+  // Whether any run on this roll met a clock limit (a piece at its bound is proven all the same).
+  let clocked = false;
   const free = problem.placement === 'free';
   if (problem.maxPhase !== 1 || free) {
     // Proven up front (a blade wider than the parts, say): when no two parts fit side by side
@@ -146,6 +179,7 @@ function solveRoll(problem: GuillotineProblem, given: EnginePart[], r: number, b
     // optimal, so a strip at the smallest effort is tried before any search.
     if (oneAcross(parts, roll.grain, Y, k) && endToEnd <= cap + 1e-9) {
       const quick = solveRollStrip({ ...problem, effort: PROVEN_EFFORT }, parts, r, budgetMs, module);
+      clocked ||= !!quick?.stopped;
       const quickUsed = quick?.sheet && quick.unplaced.every((u) => u === 0) ? quick.length! - roll.trim.w1 - roll.trim.w2 : Infinity;
       if (quick?.sheet && quickUsed <= endToEnd + 1e-9) {
         const unplaced = quick.unplaced.map((u, i) => u + left[i]!);
@@ -154,6 +188,7 @@ function solveRoll(problem: GuillotineProblem, given: EnginePart[], r: number, b
     }
     const unlimited = problem.maxPhase === 0;
     const strip = solveRollStrip(problem, parts, r, budgetMs * (free ? FREE_STRIP_SHARE : unlimited ? STRIP_SHARE : STRIP_SHARE_STAGED), module);
+    clocked ||= !!strip?.stopped;
     const complete = (b?: BandedRoll): b is BandedRoll => !!b?.sheet && b.unplaced.every((u) => u === 0);
     // A strip at its lower bound is optimal: nothing left to search.
     const stripUsed = complete(strip) ? strip.length! - roll.trim.w1 - roll.trim.w2 : Infinity;
@@ -163,6 +198,7 @@ function solveRoll(problem: GuillotineProblem, given: EnginePart[], r: number, b
     }
     // Free placement goes on with free probes only (bands are guillotine).
     if (!free) banded = solveRollBands(problem, parts, r, extent, budgetMs * (unlimited ? BAND_SHARE : BAND_SHARE_STAGED), module);
+    clocked ||= !!banded?.stopped;
     // The shorter complete piece of the two band-wise searches goes on (ties: the band search).
     if (complete(strip) && !(complete(banded) && (banded.length ?? Infinity) <= strip.length!)) banded = strip;
     const used = (banded?.length ?? Infinity) - roll.trim.w1 - roll.trim.w2;
@@ -188,7 +224,7 @@ function solveRoll(problem: GuillotineProblem, given: EnginePart[], r: number, b
   let timeToBest = performance.now() - startedAt;
   let iterations = best.stats.iterations + (banded?.iterations ?? 0);
   let effort = best.stats.effort + (banded?.effort ?? 0);
-  let stopped = best.stats.stoppedByDeadline;
+  let stopped = clocked || best.stats.stoppedByDeadline;
   const res = integral ? 1 : Math.max(1e-6, 1e-4 * hi);
   while (placedAll(best) && hi - lo >= res - 1e-9) {
     const left = deadline - performance.now();
@@ -202,6 +238,7 @@ function solveRoll(problem: GuillotineProblem, given: EnginePart[], r: number, b
     const sol = probe(mid, left / probesLeft);
     iterations += sol.stats.iterations;
     effort += sol.stats.effort;
+    stopped ||= sol.stats.stoppedByDeadline;
     if (placedAll(sol)) {
       best = sol;
       hi = Math.min(mid, usedLength(sol.sheets[0]!.root));
@@ -212,7 +249,7 @@ function solveRoll(problem: GuillotineProblem, given: EnginePart[], r: number, b
   }
   if (banded?.sheet && Number.isFinite(bandedUsed) && bandedUsed <= (placedAll(best) ? usedLength(best.sheets[0]!.root) : Infinity)) {
     const unplaced = banded.unplaced.map((u, i) => u + left[i]!);
-    return { sheet: banded.sheet, unplaced, bound, iterations, effort, timeToBest: Math.min(timeToBest, banded.timeToBest), stopped: stopped || banded.stopped, greedy };
+    return { sheet: banded.sheet, unplaced, bound, iterations, effort, timeToBest: Math.min(timeToBest, banded.timeToBest), stopped, greedy };
   }
   const unplaced = best.unplaced.map((u, i) => u + left[i]!);
   const sh = best.sheets[0];
@@ -366,7 +403,7 @@ function solveRollStrip(problem: GuillotineProblem, parts: EnginePart[], r: numb
   const run = { width: Y, kerf: problem.kerf, maxPhase: problem.placement === 'free' ? -1 : problem.maxPhase, seed: problem.seed, budgetMs, effort: problem.effort ?? 1 };
   const x0 = roll.trim.w1;
   const y0 = roll.trim.l1;
-  const { tree, used, iterations, firstUsed, lowerBound } = runStrip(run, rows, x0, y0, module);
+  const { tree, used, iterations, firstUsed, lowerBound, stoppedByDeadline: stopped } = runStrip(run, rows, x0, y0, module);
   const root: EngineNode = tree.kind === 'free' || (tree.kind === 'cut' && tree.along === 'y') ? tree : { kind: 'cut', along: 'y', x: x0, y: y0, l: used, w: Y, children: [tree] };
   const trims = roll.trim.w1 + roll.trim.w2;
   const placed = partsArea(root);
@@ -377,7 +414,7 @@ function solveRollStrip(problem: GuillotineProblem, parts: EnginePart[], r: numb
     iterations,
     effort: 0,
     timeToBest: performance.now() - startedAt,
-    stopped: false,
+    stopped,
     greedy: { length: firstUsed + trims, placedArea: placed },
     lowerBound,
   };

@@ -1,7 +1,7 @@
 // Reading and reshaping engine trees: where their parts end, their area, which copies they
-// hold; shared by the roll heuristic and the free placement race.
+// hold, which of two layouts is better; shared by the roll heuristic and the free placement race.
 
-import type { EngineNode, EnginePart } from './types.js';
+import type { EngineNode, EnginePart, EngineSolution, GuillotineProblem } from './types.js';
 
 export /** Largest x any part of the tree reaches. */
 function partsEnd(n: EngineNode): number {
@@ -29,4 +29,26 @@ export function shiftClamp(n: EngineNode, dx: number, end: number): EngineNode {
   if (n.kind === 'part') return { ...n, x };
   if (n.kind === 'free') return { ...n, x, l: Math.min(n.l, end - x), children: n.children.map((c) => ({ ...c, x: c.x + dx })) };
   return { ...n, x, l: Math.min(n.l, end - x), children: n.children.map((c) => shiftClamp(c, dx, end)) };
+}
+
+/** Negative when a is better: more placed area, then less stock (roll length, sheet area), then cost. */
+export function compareSolutions(problem: GuillotineProblem, a: EngineSolution, b: EngineSolution): number {
+  const measure = (sol: EngineSolution) => {
+    let placed = 0;
+    let stock = 0;
+    let cost = 0;
+    for (const sh of sol.sheets) {
+      const row = problem.stock[sh.stock]!;
+      placed += partsArea(sh.root);
+      stock += (sh.length ?? row.l) * row.w;
+      cost += row.cost;
+    }
+    return { placed, stock, cost };
+  };
+  const ma = measure(a);
+  const mb = measure(b);
+  const tol = 1e-9 * Math.max(1, ma.placed, mb.placed, ma.stock, mb.stock);
+  if (Math.abs(ma.placed - mb.placed) > tol) return mb.placed - ma.placed;
+  if (Math.abs(ma.stock - mb.stock) > tol) return ma.stock - mb.stock;
+  return ma.cost - mb.cost;
 }

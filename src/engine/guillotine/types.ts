@@ -79,6 +79,11 @@ export interface GuillotineProblem {
   /** Clock limit of stopRule 'stall' and 'searchTime' in ms (capped at budgetMs); absent: budgetMs. */
   searchMs?: number;
   /**
+   * The default policy's clock limit (the operator's ceiling, capped at budgetMs), for
+   * stopRule 'searchTime': rolls first run as the default would under it. Absent: budgetMs.
+   */
+  ceilingMs?: number;
+  /**
    * Repeat each sheet pattern while the remaining demand and stock allow (optional; default
    * true for strategy 'time', else false). Identical sheets fold into one stacked entry: fewer
    * distinct patterns to set up, and books on a beam saw.

@@ -54,7 +54,7 @@ function blockedReason(part: CalcPart, stock: CalcStock[], profile: number[]): P
   return { category: 'part', field: 'l', message: `${part.l} is longer than the usable length of every matching bar (${lengths}, trims deducted)` };
 }
 
-export function toLinearProblem(request: CalcRequest, budgetMs: number): MappedLinear {
+export function toLinearProblem(request: CalcRequest, budgetMs: number, searchMs = 0): MappedLinear {
   const blocked: (PartIssue | undefined)[] = [];
   const parts = request.parts.map((p) => {
     const profile = request.stock.filter((s) => sameProfile(p, s)).map((s) => s.index);
@@ -77,6 +77,7 @@ export function toLinearProblem(request: CalcRequest, budgetMs: number): MappedL
       stockSelection: request.saw.options.stockSelection,
       seed: request.saw.options.seed,
       budgetMs,
+      ...(searchMs > 0 ? { searchMs } : {}),
     },
   };
 }

@@ -51,6 +51,7 @@ export interface LinearBuildOptions {
 
 export function buildLinearRecord(request: CalcRequest, mapped: MappedLinear, solution: LinearSolution, options: LinearBuildOptions): ResultRecord {
   const { saw } = request;
+  const { wentOnPastStall, ...stats } = solution.stats;
   const kerf = saw.bladeWidth;
   const minOffcut = saw.options.minOffcut ?? options.minOffcut;
   const lengths = request.parts.map((p) => p.l);
@@ -167,7 +168,8 @@ export function buildLinearRecord(request: CalcRequest, mapped: MappedLinear, so
       lowerBoundGap: Math.max(0, Math.ceil(achieved - lowerBound - 1e-9)),
       optimal: solution.optimal && unusableParts.length === 0,
       seed: saw.options.seed,
-      engine: { ...solution.stats },
+      // A search that went on past its stall until searchTime ended by the clock too.
+      engine: { ...stats, stoppedByDeadline: stats.stoppedByDeadline || wentOnPastStall },
     },
   };
 }

@@ -9,7 +9,7 @@ import { toLinearProblem } from './problem.js';
 import { longestRemnants } from './leftover.js';
 import type { LinearGroup, LinearProblem, LinearSolution } from './types.js';
 import { loadWasm, runFlat } from '../common/wasm.js';
-import { clockStop, searchPlan } from '../common/search-policy.js';
+import { atLeastDefault, searchPlan } from '../common/search-policy.js';
 
 export type { LinearGroup, LinearPart, LinearProblem, LinearSolution, LinearStock } from './types.js';
 
@@ -41,6 +41,7 @@ export function encodeLinear(p: LinearProblem): Float64Array {
   a[F.H_SELECTION] = p.stockSelection === 'smallest' ? 1 : 0;
   a[F.H_OBJECTIVE] = p.objective === 'cost' ? 1 : 0;
   a[F.H_EFFORT] = p.effort ?? 0;
+  a[F.H_SEARCH_MS] = p.searchMs ?? 0;
   let b = F.HEADER_LEN;
   for (const s of p.stock) {
     a[b] = s.usable;
@@ -87,6 +88,7 @@ function decodeLinear(out: Float64Array, startedAt: number, calledAt: number): L
       elapsedMs: performance.now() - startedAt,
       timeToBestMs: out[F.O_TIME_TO_BEST]! + (calledAt - startedAt),
       stoppedByDeadline: out[F.O_DEADLINE] === 1,
+      wentOnPastStall: out[F.O_DEADLINE] === 2,
       rootLpMs: out[F.O_ROOT_MS]! >= 0 ? out[F.O_ROOT_MS]! : null,
       pricings: out[F.O_PRICINGS]!,
       rootPivots: out[F.O_ROOT_PIVOTS]!,
@@ -107,9 +109,13 @@ export function solveLinear(problem: LinearProblem, module: WebAssembly.Module):
 
 /** The 'linear/-' solver of the calculation dispatcher: request -> problem -> engine -> record. */
 export function linearBars(request: CalcRequest, options: { jobId: number; budgetMs: number; minOffcut: number; defaultSearchMs?: number }): ResultRecord {
-  // The engine searches until its plan is proven optimal or its time is up (searchTime, else the ceiling).
+  // The engine searches until its plan is proven optimal, 200 turns find nothing better, or
+  // its time is up. A searchTime runs the same search under a clock no shorter than the
+  // default's, and when it stalls before that time it goes on until then: its plan is never
+  // worse than the default's at the same seed.
   const plan = searchPlan(request, options.budgetMs, options.defaultSearchMs);
-  const mapped = toLinearProblem(request, plan.searchMs);
+  const clock = atLeastDefault(plan);
+  const mapped = toLinearProblem(request, clock.limitMs, plan.rule === 'searchTime' ? plan.searchMs : 0);
   let solution = solveLinear(mapped.problem, loadLinearModule());
   if (request.saw.options.leftover) {
     // One remnant per material, profile and thickness: bars that share a rack.
@@ -117,7 +123,8 @@ export function linearBars(request: CalcRequest, options: { jobId: number; budge
     solution = longestRemnants(mapped.problem, solution, request.parts.map((p) => p.l), rack);
   }
   const record = buildLinearRecord(request, mapped, solution, options);
-  const stopReason = solution.optimal ? 'lower-bound' : solution.stats.stoppedByDeadline ? clockStop(plan) : 'stalled';
+  const { optimal, stats } = solution;
+  const stopReason = optimal ? 'lower-bound' : stats.stoppedByDeadline ? clock.clock : stats.wentOnPastStall ? 'searchTime' : 'stalled';
   record.metadata.engine = {
     ...record.metadata.engine, stopReason, effort: solution.stats.iterations, lowerBound: solution.lowerBound, searchLimitMs: plan.searchMs,
   };

@@ -30,6 +30,8 @@ export interface LinearProblem {
   budgetMs: number;
   /** LP pivots the search may take (optional, 0 or absent = no limit): a deterministic stop for benchmarks. */
   effort?: number;
+  /** Until this many ms have passed, a search that stalls goes on (saw.options.searchTime; absent = it stops). */
+  searchMs?: number;
 }
 
 export interface LinearGroup {
@@ -53,6 +55,8 @@ export interface LinearSolution {
   dives: number;
   stats: {
     iterations: number; elapsedMs: number; timeToBestMs: number; stoppedByDeadline: boolean;
+    /** The search stalled before searchMs and went on until then (its plan depends on the clock). */
+    wentOnPastStall: boolean;
     /** Engine time until the root LP bound was known, null when it was not reached. */
     rootLpMs: number | null;
     /** Knapsack pricing rounds of the column generation. */

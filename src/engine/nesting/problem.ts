@@ -12,15 +12,6 @@ import { matchesStock } from '../common/stock-match.js';
 /** The effort limit of a service job's search, the stall rule's unit: the same request and seed give the same layout. */
 export const SERVICE_EFFORT = 500;
 
-/**
- * The search's limits: the default policy (the stall rule past the service's effort, under the
- * caller's budgetMs, the ceiling), or with saw.options.searchTime the clock alone (budgetMs is
- * then that time; ../common/search-policy.ts).
- */
-function searchLimits(searchTime: number | undefined, budgetMs: number, effort: number): Pick<NestingProblem, 'budgetMs' | 'effort' | 'stopRule'> {
-  return searchTime === undefined ? { budgetMs, effort, stopRule: 'stall' } : { budgetMs, effort: 0 };
-}
-
 export interface MappedNesting {
   problem: NestingProblem;
   /** Per part row: why no stock can take it (undefined when some may). */
@@ -124,7 +115,11 @@ export function toNestingProblem(request: CalcRequest, budgetMs: number, effort 
       edge,
       roll,
       seed: saw.options.seed,
-      ...searchLimits(saw.options.searchTime, budgetMs, effort),
+      // The default policy's limits: the stall rule past the service's effort, under budgetMs
+      // (the ceiling and the job budget). A searchTime goes on after it (runs.ts nestParts).
+      budgetMs,
+      effort,
+      stopRule: 'stall',
     },
   };
 }

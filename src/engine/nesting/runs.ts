@@ -10,7 +10,7 @@ import { buildNestingRecord } from './record.js';
 import { loadNestingModule, solveNesting, type NestingProblem, type NestingSolution, type NestingStop } from './solve.js';
 import { toNestingProblem } from './problem.js';
 import { clockStop, searchPlan, type SearchPlan } from '../common/search-policy.js';
-import type { StopReason } from '../common/stop-reason.js';
+import { laterStop, type StopReason } from '../common/stop-reason.js';
 
 /** Searches per roll job (sheet jobs run one: their search ends in well under a second). */
 export const ROLL_RUNS = 2;
@@ -72,20 +72,53 @@ export function solveNestingRuns(problem: NestingProblem, runs = problem.roll ? 
   return bestRun(problem, solutions);
 }
 
-/** Why a job's search stopped, as the API says it. With searchTime the search has no effort limit: ending before the clock, it ran out of anything to try. */
+/**
+ * Why a search stopped, as the API says it. Under searchTime the runs are clock-only (effort 0):
+ * one that ends before the clock ran out of anything to try, which repeats like a stall.
+ */
 export function nestingStopReason(stop: NestingStop, plan: SearchPlan): StopReason {
   if (stop === 'clock') return clockStop(plan);
-  if (plan.rule === 'searchTime') return 'lower-bound';
-  return stop;
+  return plan.rule === 'searchTime' ? 'stalled' : stop;
 }
 
-/** The 'sheet/nesting' and 'roll/nesting' solver of the calculation dispatcher: request -> problem -> runs -> record. */
+/** Sheets: everything the stock can take placed on as few sheets as the area bound allows; nothing better exists. Rolls have no such bound. */
+function meetsBound(problem: NestingProblem, s: NestingSolution, lowerBound: number): boolean {
+  return !problem.roll && s.items.every((i) => i.sheet >= 0) && s.sheets.length <= lowerBound && problem.stock.length === 1;
+}
+
+/**
+ * The 'sheet/nesting' and 'roll/nesting' solver of the calculation dispatcher: request ->
+ * problem -> runs -> record. Every job first runs the default policy (the stall rule under the
+ * operator's ceiling and the job budget). With searchTime, when that ends before the time
+ * asked, clock-only runs go on for the rest of it and the better layout is kept (the default's
+ * on ties), so a searchTime layout is never worse than the default's at the same seed.
+ */
 export async function nestParts(request: CalcRequest, options: { jobId: number; budgetMs: number; minOffcut: number; defaultSearchMs?: number }): Promise<ResultRecord> {
-  // Without searchTime the stall rule ends the search (or the ceiling); with it, the clock alone.
+  const startedAt = performance.now();
   const plan = searchPlan(request, options.budgetMs, options.defaultSearchMs);
-  const mapped = toNestingProblem(request, plan.searchMs);
-  const solution = solveNestingRuns(mapped.problem);
-  const record = buildNestingRecord(request, mapped, solution, options);
-  record.metadata.engine = { ...record.metadata.engine, stopReason: nestingStopReason(solution.stats.stop, plan), effort: solution.stats.iterations, searchLimitMs: plan.searchMs };
+  const defaultPlan = searchPlan({ ...request, saw: { ...request.saw, options: { ...request.saw.options, searchTime: undefined } } }, options.budgetMs, options.defaultSearchMs);
+  const mapped = toNestingProblem(request, defaultPlan.searchMs);
+  let solution = solveNestingRuns(mapped.problem);
+  let stopReason = nestingStopReason(solution.stats.stop, defaultPlan);
+  let record = buildNestingRecord(request, mapped, solution, options);
+  const lowerBound = record.metadata.lowerBound;
+  if (plan.rule === 'searchTime' && stopReason !== 'budget') {
+    const leftMs = plan.searchMs - (performance.now() - startedAt);
+    if (!meetsBound(mapped.problem, solution, lowerBound) && leftMs >= 1) {
+      const more = solveNestingRuns({ ...mapped.problem, budgetMs: leftMs, effort: 0, stopRule: 'effort' });
+      const best = bestRun(mapped.problem, [solution, more]);
+      // Runs, effort and time count both searches; a clock that cut either names the stop.
+      const timeToBestMs = best.items === more.items ? solution.stats.elapsedMs + more.stats.timeToBestMs : solution.stats.timeToBestMs;
+      solution = { ...best, stats: { ...best.stats, timeToBestMs, runs: (solution.stats.runs ?? 1) + (more.stats.runs ?? 1) } };
+      stopReason = laterStop(stopReason, nestingStopReason(more.stats.stop, plan));
+      record = buildNestingRecord(request, mapped, solution, options);
+    } else if (stopReason !== 'ceiling') {
+      // The default's layout stands: at its bound, or the time asked already spent.
+      stopReason = meetsBound(mapped.problem, solution, lowerBound) ? 'lower-bound' : 'searchTime';
+    }
+  }
+  // A clock reason means the clock decided, if only not to go on: the layout may differ between runs.
+  const stoppedByDeadline = stopReason === 'searchTime' || stopReason === 'ceiling' || stopReason === 'budget';
+  record.metadata.engine = { ...record.metadata.engine, stoppedByDeadline, stopReason, effort: solution.stats.iterations, lowerBound, searchLimitMs: plan.searchMs };
   return record;
 }
