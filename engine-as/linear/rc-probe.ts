@@ -167,8 +167,8 @@ export class CoverProbe {
     return j < this.np ? 1.0 : this.big;
   }
 
-  // The loops of every pivot read the arrays by address (load/store): an indexed read, even
-  // unchecked, compiles to a call here (not inlined), which made the probe 2-3x slower.
+  // The loops of every pivot read the arrays by address (load/store), not by index: asc
+  // leaves each indexed read a call, which only the build's second pass inlines (Makefile).
 
   /** v . a_j, v at vp (a Float64Array's data). */
   @inline private dot(vp: usize, j: i32): f64 {
