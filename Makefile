@@ -15,8 +15,10 @@ install: node_modules/.installed
 # asc leaves typed-array reads as calls where the incremental runtime's shadow stack makes the
 # accessors too big for its inliner (every arr[i] in a hot loop paid a call); a second binaryen
 # pass that inlines functions up to 64 bytes takes them in: the same results, 1.4-1.8 times less
-# CPU (docs/engines/linear.md). Features as asc emits them, SIMD for the engines that use it.
-WASM_INLINE = npx wasm-opt $@ -O3 -aimfs 64 --enable-sign-ext --enable-mutable-globals --enable-nontrapping-float-to-int --enable-bulk-memory --enable-simd -o $@
+# CPU (docs/engines/linear.md). A function with one caller is inlined only up to 200 bytes, as
+# asc does: a loop inlined into a function called once runs in V8's baseline code throughout.
+# Features as asc emits them, SIMD for the engines that use it.
+WASM_INLINE = npx wasm-opt $@ -O3 -aimfs 64 -ocimfs 200 --enable-sign-ext --enable-mutable-globals --enable-nontrapping-float-to-int --enable-bulk-memory --enable-simd -o $@
 
 build/engine.wasm: node_modules/.installed asconfig.json $(shell find engine-as -name '*.ts')
 	npx asc engine-as/index.ts --config asconfig.json --target release

@@ -367,13 +367,17 @@ export class ReducedCostCover {
   /** Pattern p may be cut next: not barred, within the budgets and the demand left. */
   private fits(p: i32, gap: f64, waste: f64): bool {
     this.work += 1;
-    if (unchecked(this.barred[p]) != 0 || unchecked(this.rc.data[p]) > gap + RC_TOL || unchecked(this.waste.data[p]) > waste + this.inst.eps) return false;
-    const rem = this.rem;
-    const item = this.item.data;
-    const cnt = this.cnt.data;
-    const end = unchecked(this.start.data[p + 1]);
-    for (let a = unchecked(this.start.data[p]); a < end; a++) {
-      if (unchecked(rem[unchecked(item[a])]) < unchecked(cnt[a])) return false;
+    const o = <usize>p << 3;
+    if (load<u8>(this.barred.dataStart + <usize>p) != 0 || load<f64>(this.rc.data.dataStart + o) > gap + RC_TOL || load<f64>(this.waste.data.dataStart + o) > waste + this.inst.eps) return false;
+    // By address: an indexed read, even unchecked, compiles to a call here (not inlined).
+    const rem = this.rem.dataStart;
+    const item = this.item.data.dataStart;
+    const cnt = this.cnt.data.dataStart;
+    const sp = this.start.data.dataStart + (<usize>p << 2);
+    const end = load<i32>(sp, 4);
+    for (let a = load<i32>(sp); a < end; a++) {
+      const e = <usize>a << 2;
+      if (load<i32>(rem + (<usize>load<i32>(item + e) << 2)) < load<i32>(cnt + e)) return false;
     }
     return true;
   }
@@ -431,25 +435,33 @@ export class ReducedCostCover {
     let pick: i32 = -1;
     let fewest: i32 = i32.MAX_VALUE;
     let needRc: f64 = 0, needWaste: f64 = 0;
+    const remp = this.rem.dataStart;
+    const bsp = this.byItemStart.dataStart;
+    const bip = this.byItem.dataStart;
+    const pcp = this.pieces.data.dataStart;
+    const rcp = this.rc.data.dataStart;
+    const wp = this.waste.data.dataStart;
     for (let i = 0; i < nI; i++) {
-      if (this.rem[i] == 0) continue;
+      const ri = load<i32>(remp + (<usize>i << 2));
+      if (ri == 0) continue;
       let c: i32 = 0;
       let shareRc: f64 = Infinity, shareWaste: f64 = Infinity;
-      for (let a = this.byItemStart[i]; a < this.byItemStart[i + 1]; a++) {
-        const p = this.byItem[a];
+      const end = load<i32>(bsp + (<usize>i << 2), 4);
+      for (let a = load<i32>(bsp + (<usize>i << 2)); a < end; a++) {
+        const p = load<i32>(bip + (<usize>a << 2));
         if (!this.fits(p, gap, waste)) continue;
         c++;
-        const np = <f64>this.pieces.data[p];
-        shareRc = Math.min(shareRc, this.rc.data[p] / np);
-        shareWaste = Math.min(shareWaste, this.waste.data[p] / np);
+        const np = <f64>load<i32>(pcp + (<usize>p << 2));
+        shareRc = Math.min(shareRc, load<f64>(rcp + (<usize>p << 3)) / np);
+        shareWaste = Math.min(shareWaste, load<f64>(wp + (<usize>p << 3)) / np);
       }
       if (c == 0) return;
       if (c < fewest) {
         fewest = c;
         pick = i;
       }
-      needRc += <f64>this.rem[i] * shareRc;
-      needWaste += <f64>this.rem[i] * shareWaste;
+      needRc += <f64>ri * shareRc;
+      needWaste += <f64>ri * shareWaste;
     }
     if (needRc > gap + RC_TOL || needWaste > waste + this.inst.eps) return;
     const cand = new Int32Array(fewest);
