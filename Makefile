@@ -17,10 +17,11 @@ install: node_modules/.installed
 # pass that inlines functions up to 64 bytes takes them in: the same results, 1.4-1.8 times less
 # CPU (docs/engines/linear.md). A function with one caller is inlined only up to 200 bytes, as
 # asc does: a loop inlined into a function called once runs in V8's baseline code throughout.
-# Features as asc emits them, SIMD for the engines that use it.
+# Features as asc emits them, SIMD for the engines that use it. The engines depend on this
+# Makefile, so a change of these flags rebuilds them.
 WASM_INLINE = npx wasm-opt $@ -O3 -aimfs 64 -ocimfs 200 --enable-sign-ext --enable-mutable-globals --enable-nontrapping-float-to-int --enable-bulk-memory --enable-simd -o $@
 
-build/engine.wasm: node_modules/.installed asconfig.json $(shell find engine-as -name '*.ts')
+build/engine.wasm: node_modules/.installed asconfig.json Makefile $(shell find engine-as -name '*.ts')
 	npx asc engine-as/index.ts --config asconfig.json --target release
 	$(WASM_INLINE)
 
@@ -28,7 +29,7 @@ build/engine.wasm: node_modules/.installed asconfig.json $(shell find engine-as 
 # engine-as/<name>.ts and config engine-as/<name>/asconfig.json (asc merges the root config's
 # entries, so they cannot share it); each rebuilds when its folder or the common code changes.
 .SECONDEXPANSION:
-build/linear.wasm build/mesh.wasm build/nesting.wasm: build/%.wasm: node_modules/.installed engine-as/%/asconfig.json engine-as/%.ts $$(shell find engine-as/$$* engine-as/common -name '*.ts')
+build/linear.wasm build/mesh.wasm build/nesting.wasm: build/%.wasm: node_modules/.installed Makefile engine-as/%/asconfig.json engine-as/%.ts $$(shell find engine-as/$$* engine-as/common -name '*.ts')
 	npx asc --config engine-as/$*/asconfig.json --target release
 	$(WASM_INLINE)
 

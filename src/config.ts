@@ -70,19 +70,22 @@ const flag = (value: string | undefined) => value === '1' || value === 'true';
 /** A setting the service cannot start with: main prints its message alone, no stack. */
 export class ConfigError extends Error {}
 
+/** Plain decimals only: Number() would also take "0x10", "1e3" and " 5 ". */
+const DECIMAL = /^\d+(\.\d+)?$/;
+
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new ConfigError(`${name} must be a non-negative number, got "${raw}"`);
-  return value;
+  if (!DECIMAL.test(raw)) throw new ConfigError(`${name} must be a non-negative number, got "${raw}"`);
+  return Number(raw);
 }
 
 /** A time limit: 0 would end every job before its first layout. */
 function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
-  const value = int(env, name, fallback);
-  if (value === 0) throw new ConfigError(`${name} must be more than 0 (milliseconds), got "${env[name]}"`);
-  return value;
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (!DECIMAL.test(raw) || Number(raw) === 0) throw new ConfigError(`${name} must be a number of milliseconds more than 0, got "${raw}"`);
+  return Number(raw);
 }
 
 export function loadConfig(env = process.env): Config {
@@ -93,7 +96,7 @@ export function loadConfig(env = process.env): Config {
     devApiKey: env.KERF_DEV_API_KEY || undefined,
     poolThreads: Math.max(1, int(env, 'KERF_POOL_THREADS', os.availableParallelism())),
     jobBudgetMs: positive(env, 'KERF_JOB_BUDGET_MS', 30_000),
-    analysisBudgetMs: Math.max(1, int(env, 'KERF_ANALYSIS_BUDGET_MS', 30_000)),
+    analysisBudgetMs: positive(env, 'KERF_ANALYSIS_BUDGET_MS', 30_000),
     testFaults: flag(env.KERF_TEST_FAULTS),
     defaultSearchMs: positive(env, 'KERF_DEFAULT_SEARCH_MS', DEFAULT_SEARCH_MS),
     abortGraceMs: int(env, 'KERF_ABORT_GRACE_MS', 5_000),

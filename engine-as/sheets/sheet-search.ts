@@ -126,7 +126,8 @@ export abstract class SheetSearch {
         if (spent >= workLimit && quiet >= patience) why = STOP_STALLED;
         else if (workLimit < i64.MAX_VALUE / STALL_CAP && spent >= workLimit * STALL_CAP) why = STOP_EFFORT;
         if (why >= 0) {
-          if (mode == MODE_STALL) return why;
+          // The time asked already spent where the default stops: its layout, a repeatable stop.
+          if (mode == MODE_STALL || now() >= soft) return why;
           pastDefault = true;
         }
       }

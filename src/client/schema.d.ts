@@ -614,7 +614,7 @@ export interface components {
                     effort?: number;
                     /** @description kerf addition: the bound the search measured itself against (sheets, roll length, bars or cost); lower-bound stops meet it. */
                     lowerBound?: number;
-                    /** @description kerf addition: the clock limit the search ran under: searchTime, else the service's ceiling, never more than the job budget. */
+                    /** @description kerf addition: the search time asked for: saw.options.searchTime, else the service's ceiling, never more than the job budget. A searchTime never stops the search before the default would, so a short one may run up to the ceiling. */
                     searchLimitMs?: number;
                     /** @description kerf addition (sheet and roll stock): the greedy start, the first complete layout before the search: its sheets (roll pieces), their stock area (roll: length used x width) and the part area placed. The result never places less part area, and at equal part area never uses more stock area. */
                     greedy?: {

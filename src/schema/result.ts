@@ -150,7 +150,7 @@ export const resultMetadata = z.object({
       .describe('kerf addition: why the search stopped. lower-bound: nothing better can exist; stalled: no improvement for a whole effort limit\'s worth of work (the default policy); effort: its effort limit; searchTime: the time saw.options.searchTime asked for; ceiling: the service\'s default search time (KERF_DEFAULT_SEARCH_MS); budget: the job budget. The same request and seed give the same layout when it is lower-bound, stalled or effort.'),
     effort: z.number().optional().describe('kerf addition: work the search did, in the engine\'s own unit (sheets and rolls: fit-index visits; efficiency: rectangle scans; nesting: evaluations; linear: iterations). Repeatable when stopReason is not a clock.'),
     lowerBound: z.number().optional().describe('kerf addition: the bound the search measured itself against (sheets, roll length, bars or cost); lower-bound stops meet it.'),
-    searchLimitMs: z.number().optional().describe('kerf addition: the clock limit the search ran under: searchTime, else the service\'s ceiling, never more than the job budget.'),
+    searchLimitMs: z.number().optional().describe('kerf addition: the search time asked for: saw.options.searchTime, else the service\'s ceiling, never more than the job budget. A searchTime never stops the search before the default would, so a short one may run up to the ceiling.'),
     greedy: z
       .object({ sheets: z.number(), stockArea: z.number(), placedArea: z.number() })
       .optional()

@@ -44,7 +44,7 @@ describe('job lifecycle', () => {
     child.stderr!.on('data', (chunk) => (stderr += chunk));
     const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
     expect(code).toBe(1);
-    expect(stderr).toBe('kerf failed to start: KERF_DEFAULT_SEARCH_MS must be more than 0 (milliseconds), got "0"\n');
+    expect(stderr).toBe('kerf failed to start: KERF_DEFAULT_SEARCH_MS must be a number of milliseconds more than 0, got "0"\n');
   });
 
   it('a finished job answers 200, then 410 once its retention has passed', async () => {

@@ -212,6 +212,10 @@ describe('nesting on rolls', () => {
     expect(roll.analysis.rollLength).toBe(roll.l);
     // The roll piece ends where the parts do: an offcut can only be the band above them.
     for (const o of result.offcuts) expect(o.x).toBe(10);
+    // The search's bound is a length: the parts' area over the roll's usable width.
+    const partArea = result.stock.reduce((a: number, s: any) => a + s.analysis.partArea, 0);
+    expect(result.metadata.engine.lowerBound).toBeCloseTo(partArea / 600, 2);
+    expect(result.metadata.engine.lowerBound).toBeLessThan(roll.l);
   });
 });
 
@@ -355,9 +359,10 @@ describe('nesting on rolls: a longer search on request', () => {
       const tiny = await solve({ ...job, saw: { ...job.saw, options: { ...(job.saw as any).options, searchTime: 0.001 } } });
       expect(layout(tiny)).toEqual(layout(byDefault));
       expect(tiny.metadata.engine.effort).toBe(byDefault.metadata.engine.effort);
-      // Past the time asked when the default ended (or at the sheets' bound): nothing more to do.
-      expect(['searchTime', 'lower-bound']).toContain(tiny.metadata.engine.stopReason);
-      for (const r of [byDefault, tiny]) expect(r.metadata.engine.lowerBound).toBe(r.metadata.lowerBound);
+      // Past the time asked when the default ended: the default's layout, and its repeatable reason.
+      expect(tiny.metadata.engine.stopReason).toBe(byDefault.metadata.engine.stopReason);
+      expect(tiny.metadata.engine.stoppedByDeadline).toBe(false);
+      expect(tiny.metadata.engine.lowerBound).toBe(byDefault.metadata.engine.lowerBound);
     }
   });
 
@@ -388,8 +393,10 @@ describe('nesting under a job budget too short for any search', () => {
       const result = await solveChecked(tight.url, DEV_KEY, job, validateNestingRecord);
       expect(placed(result)).toHaveLength(13);
       expect(result.unusableParts).toEqual([]);
-      expect(result.metadata.engine.stopReason).toBe('budget');
-      expect(result.metadata.engine.stoppedByDeadline).toBe(true);
+      // Sheets at their area bound are proven, whatever ended the search (as on guillotine sheets).
+      const atBound = job.saw.stockType !== 'roll' && result.metadata.totalUsedStock <= result.metadata.lowerBound;
+      expect(result.metadata.engine.stopReason).toBe(atBound ? 'lower-bound' : 'budget');
+      expect(result.metadata.engine.stoppedByDeadline).toBe(!atBound);
     }
   });
 });

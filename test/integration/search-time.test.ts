@@ -123,6 +123,16 @@ describe('saw.options.searchTime', () => {
     expect(alias.saw.options.searchTime).toBe(1);
   });
 
+  it('a searchTime spent before the default search stops gives the default layout and its repeatable reason (sheets)', async () => {
+    for (const extra of [{}, { cutType: 'efficiency' }]) {
+      const [quick, tiny] = await Promise.all([sheetJob({}, extra), sheetJob({ searchTime: 0.001 }, extra)].map((r) => sheet(server.url, r)));
+      expect(tiny.metadata.engine.stopReason).toBe(quick.metadata.engine.stopReason);
+      expect(tiny.metadata.engine.stoppedByDeadline).toBe(false);
+      expect(tiny.metadata.engine.effort).toBe(quick.metadata.engine.effort);
+      expect(layout(tiny)).toEqual(layout(quick));
+    }
+  });
+
   it('a searchTime shorter than the default search still does the whole default search (linear, rolls)', async () => {
     const [quickBars, tinyBars] = await Promise.all([barJob({ seed: 2 }), barJob({ seed: 2, searchTime: 0.001 })].map((r) => solveChecked(server.url, DEV_KEY, r, validateLinear)));
     // The engine cannot go on past its stall, so both stop there: the same plan, and a repeatable reason.

@@ -201,6 +201,9 @@ export function buildNestingRecord(request: CalcRequest, mapped: MappedNesting, 
   });
   const largest = Math.max(0, ...mapped.problem.stock.map((s) => (s.x1 - s.x0) * (s.y1 - s.y0)));
   const lowerBound = roll ? Math.min(1, solution.sheets.length) : largest > 0 ? Math.ceil(placeableArea / largest - 1e-9) : 0;
+  // On a roll the search shortens the length: no piece is shorter than the parts' area over the widest roll.
+  const widest = Math.max(0, ...mapped.problem.stock.map((s) => s.y1 - s.y0));
+  const searchBound = roll ? (widest > 0 ? round(placeableArea / widest) : 0) : lowerBound;
   const addedPartTally: Record<string, number> = {};
   placements.forEach((list, row) => list.length && (addedPartTally[String(row)] = list.length));
   return {
@@ -229,7 +232,7 @@ export function buildNestingRecord(request: CalcRequest, mapped: MappedNesting, 
       lowerBoundGap: Math.max(0, solution.sheets.length - lowerBound),
       seed: saw.options.seed,
       engine: { iterations: solution.stats.iterations, elapsedMs: solution.stats.elapsedMs, timeToBestMs: solution.stats.timeToBestMs,
-        stoppedByDeadline: solution.stats.stop === 'clock', runs: solution.stats.runs },
+        stoppedByDeadline: solution.stats.stop === 'clock', runs: solution.stats.runs, lowerBound: searchBound },
     },
   };
 }

@@ -102,9 +102,12 @@ export async function nestParts(request: CalcRequest, options: { jobId: number; 
   let stopReason = nestingStopReason(solution.stats.stop, defaultPlan);
   let record = buildNestingRecord(request, mapped, solution, options);
   const lowerBound = record.metadata.lowerBound;
-  if (plan.rule === 'searchTime' && stopReason !== 'budget') {
+  // Sheets, or on a roll its length (record.ts).
+  const searchBound = record.metadata.engine.lowerBound ?? lowerBound;
+  if (plan.rule === 'searchTime' && stopReason !== 'budget' && !meetsBound(mapped.problem, solution, lowerBound)) {
     const leftMs = plan.searchMs - (performance.now() - startedAt);
-    if (!meetsBound(mapped.problem, solution, lowerBound) && leftMs >= 1) {
+    // With no time left the default's search already spent what was asked: its layout and reason stand.
+    if (leftMs >= 1) {
       const more = solveNestingRuns({ ...mapped.problem, budgetMs: leftMs, effort: 0, stopRule: 'effort' });
       const best = bestRun(mapped.problem, [solution, more]);
       // Runs, effort and time count both searches; a clock that cut either names the stop.
@@ -112,13 +115,12 @@ export async function nestParts(request: CalcRequest, options: { jobId: number; 
       solution = { ...best, stats: { ...best.stats, timeToBestMs, runs: (solution.stats.runs ?? 1) + (more.stats.runs ?? 1) } };
       stopReason = laterStop(stopReason, nestingStopReason(more.stats.stop, plan));
       record = buildNestingRecord(request, mapped, solution, options);
-    } else if (stopReason !== 'ceiling') {
-      // The default's layout stands: at its bound, or the time asked already spent.
-      stopReason = meetsBound(mapped.problem, solution, lowerBound) ? 'lower-bound' : 'searchTime';
     }
   }
+  // Sheets at their area bound: nothing better exists, whatever ended the search.
+  if (meetsBound(mapped.problem, solution, lowerBound)) stopReason = 'lower-bound';
   // A clock reason means the clock decided, if only not to go on: the layout may differ between runs.
   const stoppedByDeadline = stopReason === 'searchTime' || stopReason === 'ceiling' || stopReason === 'budget';
-  record.metadata.engine = { ...record.metadata.engine, stoppedByDeadline, stopReason, effort: solution.stats.iterations, lowerBound, searchLimitMs: plan.searchMs };
+  record.metadata.engine = { ...record.metadata.engine, stoppedByDeadline, stopReason, effort: solution.stats.iterations, lowerBound: searchBound, searchLimitMs: plan.searchMs };
   return record;
 }
