@@ -1,5 +1,6 @@
 // Starts kerf on the embedded default: SQLite in the data directory, the compute pool in
 // this process, no other service. Prints the address and the development API key.
+import './warm-next-tick.js';
 import os from 'node:os';
 import pino from 'pino';
 import { ensureDevAccount } from './accounts/dev-account.js';
