@@ -85,6 +85,7 @@ export class Search {
   /** Time the root LP took (ms), -1 when it was not solved. */
   rootMs: f64 = -1;
   rootPivots: i32 = 0;
+  /** The deadline ended a step (run() sees it), or the root LP's share of the clock ran out. */
   stoppedByDeadline: bool = false;
   /** The search went on past its stall because the job asked for a longer search. */
   wentOnPastStall: bool = false;
@@ -262,10 +263,7 @@ export class Search {
     this.lowerBound = roundBound(inst, cheapBound(inst));
     this.resetResidual();
     this.complete(new Array<Bar>(), inst.smallest);
-    if (this.budget.expired()) {
-      this.stoppedByDeadline = true;
-      return;
-    }
+    if (this.budget.expired()) return;
     this.complete(new Array<Bar>(), !inst.smallest);
     if (this.optimal()) return;
 
@@ -280,11 +278,7 @@ export class Search {
       // No LP: bar elimination alone, until it stalls or the budget ends.
       this.eliminate(FIRST_ELIMINATION_WORK);
       let stale: i32 = 0;
-      while (!this.optimal() && !this.stalled(stale)) {
-        if (this.budget.expired()) {
-          this.stoppedByDeadline = true;
-          break;
-        }
+      while (!this.optimal() && !this.stalled(stale) && !this.budget.expired()) {
         const before = this.best;
         this.eliminate(ELIMINATION_WORK);
         stale = this.best === before ? stale + 1 : 0;
@@ -325,11 +319,7 @@ export class Search {
     // deterministic end, so a result does not depend on the machine when the budget is ample).
     let stale: i32 = 0;
     let round: i32 = 0;
-    while (!this.optimal() && !this.stalled(stale) && !this.effortSpent()) {
-      if (this.budget.expired()) {
-        this.stoppedByDeadline = true;
-        break;
-      }
+    while (!this.optimal() && !this.stalled(stale) && !this.effortSpent() && !this.budget.expired()) {
       const before = this.best;
       // Dives alternate with turns of bar elimination from the best plan.
       if ((round++ & 1) == 1) {
@@ -386,7 +376,6 @@ export class Search {
       }
     }
     this.coverNodes = rc.nodes;
-    if (rc.timedOut) this.stoppedByDeadline = true;
     if (answer == RC_EXHAUSTED) {
       // No plan of k bars: the bound rises to k + 1 bars.
       const lb = <f64>(k + 1) * w;
@@ -433,7 +422,6 @@ export class Search {
     this.master.pivots += pr.pivots - this.proofPivots;
     this.proofPivots = pr.pivots;
     this.proofNodes = pr.nodes;
-    if (pr.timedOut) this.stoppedByDeadline = true;
     if (st == PROOF_PROVEN) this.lowerBound = best.objective;
     else if (st == PROOF_FOUND) {
       const p = new Plan();

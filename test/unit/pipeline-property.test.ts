@@ -89,6 +89,24 @@ describe('calculation pipeline on random requests', () => {
     );
   });
 
+  it('a searchTime already spent when the default search ends gives the default layout and its reason', async () => {
+    // Ample budgets: the default ends by its effort or stall rule, long after 1 ms.
+    await fc.assert(
+      fc.asyncProperty(requestArb, async (request) => {
+        const byDefault = await calculate(request, 30_000);
+        const short = await calculate({ ...request, saw: { ...request.saw, options: { ...request.saw.options, searchTime: 0.001 } } }, 30_000);
+        expect(short.metadata.engine.stopReason).toBe(byDefault.metadata.engine.stopReason);
+        expect(short.metadata.engine.effort).toBe(byDefault.metadata.engine.effort);
+        for (const r of [byDefault, short]) {
+          delete r.metadata.engine;
+          delete r.saw.options.searchTime;
+        }
+        expect(short).toEqual(byDefault);
+      }),
+      { numRuns: 15, seed: 20261127 },
+    );
+  });
+
   it('is deterministic for the same request and seed', async () => {
     // The effort limits end the search, as in the service; a budget a busy machine could run
     // out of first would make the result depend on the clock.

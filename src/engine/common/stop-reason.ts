@@ -15,3 +15,8 @@ const STOP_ORDER: readonly StopReason[] = ['lower-bound', 'stalled', 'effort', '
 export function laterStop(a: StopReason, b: StopReason): StopReason {
   return STOP_ORDER.indexOf(a) >= STOP_ORDER.indexOf(b) ? a : b;
 }
+
+/** The clock ended the search (searchTime, ceiling, budget): the layout may differ between runs. */
+export function byClock(reason: StopReason): boolean {
+  return reason === 'searchTime' || reason === 'ceiling' || reason === 'budget';
+}

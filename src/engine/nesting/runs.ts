@@ -10,7 +10,7 @@ import { buildNestingRecord } from './record.js';
 import { loadNestingModule, solveNesting, type NestingProblem, type NestingSolution, type NestingStop } from './solve.js';
 import { toNestingProblem } from './problem.js';
 import { clockStop, searchPlan, type SearchPlan } from '../common/search-policy.js';
-import { laterStop, type StopReason } from '../common/stop-reason.js';
+import { byClock, laterStop, type StopReason } from '../common/stop-reason.js';
 
 /** Searches per roll job (sheet jobs run one: their search ends in well under a second). */
 export const ROLL_RUNS = 2;
@@ -96,7 +96,7 @@ function meetsBound(problem: NestingProblem, s: NestingSolution, lowerBound: num
 export async function nestParts(request: CalcRequest, options: { jobId: number; budgetMs: number; minOffcut: number; defaultSearchMs?: number }): Promise<ResultRecord> {
   const startedAt = performance.now();
   const plan = searchPlan(request, options.budgetMs, options.defaultSearchMs);
-  const defaultPlan = searchPlan({ ...request, saw: { ...request.saw, options: { ...request.saw.options, searchTime: undefined } } }, options.budgetMs, options.defaultSearchMs);
+  const defaultPlan: SearchPlan = { ...plan, rule: 'stall', searchMs: plan.ceilingMs };
   const mapped = toNestingProblem(request, defaultPlan.searchMs);
   let solution = solveNestingRuns(mapped.problem);
   let stopReason = nestingStopReason(solution.stats.stop, defaultPlan);
@@ -119,8 +119,6 @@ export async function nestParts(request: CalcRequest, options: { jobId: number; 
   }
   // Sheets at their area bound: nothing better exists, whatever ended the search.
   if (meetsBound(mapped.problem, solution, lowerBound)) stopReason = 'lower-bound';
-  // A clock reason means the clock decided, if only not to go on: the layout may differ between runs.
-  const stoppedByDeadline = stopReason === 'searchTime' || stopReason === 'ceiling' || stopReason === 'budget';
-  record.metadata.engine = { ...record.metadata.engine, stoppedByDeadline, stopReason, effort: solution.stats.iterations, lowerBound: searchBound, searchLimitMs: plan.searchMs };
+  record.metadata.engine = { ...record.metadata.engine, stoppedByDeadline: byClock(stopReason), stopReason, effort: solution.stats.iterations, lowerBound: searchBound, searchLimitMs: plan.searchMs };
   return record;
 }
